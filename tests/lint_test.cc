@@ -1,0 +1,98 @@
+// Lint finds exactly the known problems of the seed records, and its counts
+// over the corpus stay as measured.
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "kedb/knowledge_base.h"
+#include "kedb/lint.h"
+#include "test_util.h"
+
+namespace kedb {
+namespace {
+
+std::map<std::string, int> Counts(const LintReport& report) {
+  std::map<std::string, int> m;
+  for (const auto& c : CountByRule(report.diagnostics)) m[c.rule] += c.count;
+  return m;
+}
+
+LintOptions FixedDay() {
+  LintOptions o;
+  o.today = *Date::Parse("2026-01-01");
+  return o;
+}
+
+TEST(Lint, SeedsHaveExactlyTheirKnownProblems) {
+  LoadReport load;
+  auto kb = KnowledgeBase::Load((testing::SourceDir() / "kb").string(), LoadOptions{}, &load);
+  ASSERT_TRUE(kb.ok());
+  LintReport report = Lint(*kb, load, FixedDay());
+  EXPECT_EQ(report.errors(), 0u);
+  std::map<std::string, int> expected = {
+      {"empty-action", 7},     // every seed dead end has an empty action
+      {"untranslated-zh", 6},  // workarounds_zh repeat the English
+      {"stale", 3},            // last confirmed 2024-06-01
+      {"shadowing", 1},        // CUDNN_STATUS_BAD_PARAM fires on seed 000's signature
+  };
+  EXPECT_EQ(Counts(report), expected);
+  for (const auto& d : report.diagnostics) {
+    if (d.rule == "shadowing") {
+      EXPECT_EQ(d.record_id, "cuda/cudnn-batch-norm-bad-param");
+      EXPECT_NE(d.message.find("cuda/cudnn-bn-epsilon-nan"), std::string::npos);
+      EXPECT_EQ(d.field, "regex");
+      EXPECT_EQ(d.line, 5);
+    }
+    if (d.rule == "empty-action" && d.record_id == "cuda/cudnn-bn-epsilon-nan") {
+      EXPECT_TRUE(d.field == "dead_ends[0].action" || d.field == "dead_ends[1].action") << d.field;
+    }
+  }
+}
+
+Record Make(std::string id, std::string signature, std::string regex) {
+  Record r;
+  r.id = std::move(id);
+  r.signature = std::move(signature);
+  r.regex = std::move(regex);
+  r.domain = "t";
+  r.origin.file = "(memory)";
+  return r;
+}
+
+TEST(Lint, RulesFireOnWhatTheyDescribe) {
+  std::vector<Record> records;
+  records.push_back(Make("t/a", "Killed: OOM in zoom room", "OOM|out of memory"));             // short-alternative
+  records.push_back(Make("t/b", "aaaa", "(a+)+$"));                                          // nested-quantifier
+  records.push_back(Make("t/c", "Segmentation fault", "segfault"));                          // regex-self-miss
+  Record d = Make("t/d", "CUDA error: out of memory", "out of memory");
+  d.transition_graph.leads_to.push_back(Edge{"t/e", false, 0.5, "", "", ""});                // edge-asymmetry
+  d.transition_graph.preceded_by.push_back(Edge{"t/missing", true, std::nullopt, "", "", ""});  // dangling-edge
+  d.resolvable = Resolvable::kTrue;
+  d.fix_success_rate = 0.2;                                                                  // rate-disagreement
+  d.first_seen = Date::Parse("2025-06-01");
+  d.last_confirmed = Date::Parse("2025-01-01");                                              // date-order
+  records.push_back(d);
+  Record e = Make("t/e", "cudaErrorMemoryAllocation", "cudaErrorMemoryAllocation");
+  e.signature_zh = e.signature;                                                              // untranslated-zh
+  e.aliases = {"cudaErrorMemoryAllocation: out of memory", "CUDA OOM"};                      // self-miss on alias 1
+  records.push_back(e);
+  records.push_back(Make("t/f", "(broken", "(broken"));                                      // regex-compile
+  KnowledgeBase kb = KnowledgeBase::FromRecords(std::move(records));
+  LintReport report = Lint(kb, LoadReport{}, FixedDay());
+  auto counts = Counts(report);
+  EXPECT_EQ(counts["short-alternative"], 1);
+  EXPECT_EQ(counts["nested-quantifier"], 1);
+  EXPECT_EQ(counts["regex-self-miss"], 2);
+  EXPECT_EQ(counts["edge-asymmetry"], 1);
+  EXPECT_EQ(counts["dangling-edge"], 1);
+  EXPECT_EQ(counts["rate-disagreement"], 1);
+  EXPECT_EQ(counts["date-order"], 1);
+  EXPECT_EQ(counts["untranslated-zh"], 1);
+  EXPECT_EQ(counts["regex-compile"], 1);
+  // t/a's "out of memory" branch matches t/d's signature, and they are not linked.
+  EXPECT_EQ(counts["shadowing"], 1);
+  EXPECT_EQ(report.errors(), 2u);
+}
+
+}  // namespace
+}  // namespace kedb

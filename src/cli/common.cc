@@ -1,0 +1,61 @@
+#include "cli/common.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace kedb::cli {
+namespace fs = std::filesystem;
+
+std::string DefaultKbPath() {
+  if (const char* env = std::getenv("KEDB_KB"); env && *env) return env;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (const fs::path& candidate : {exe.parent_path().parent_path() / "kb",
+                                      exe.parent_path().parent_path() / "share" / "kedb" / "kb"}) {
+      if (fs::is_directory(candidate, ec)) return candidate.string();
+    }
+  }
+  return (fs::path(KEDB_SOURCE_DIR) / "kb").string();
+}
+
+void AddKbOption(CLI::App* cmd, std::string* kb_path) {
+  cmd->add_option("--kb", *kb_path,
+                  "Knowledge base: a folder of records (native or deadends.dev canon), a .jsonl file, or one "
+                  "record file (default: the bundled kb/, or $KEDB_KB)");
+}
+
+void AddLangOption(CLI::App* cmd, std::string* lang) {
+  cmd->add_option("--lang", *lang, "Language of the text output")->check(CLI::IsMember({"en", "zh"}));
+}
+
+Lang ParseLang(const std::string& lang) { return lang == "zh" ? Lang::kZh : Lang::kEn; }
+
+std::optional<KnowledgeBase> LoadForQuery(const std::string& kb_path) {
+  std::string path = kb_path.empty() ? DefaultKbPath() : kb_path;
+  LoadReport report;
+  auto kb = KnowledgeBase::Load(path, LoadOptions{}, &report);
+  if (!kb.ok()) {
+    PrintError(fmt::format("kedb: {}\n", kb.status().message()));
+    return std::nullopt;
+  }
+  if (report.rejected > 0) {
+    PrintError(fmt::format("kedb: {} of {} documents in {} could not be loaded; `kedb lint --kb {}` says why\n",
+                           report.rejected, report.documents, path, path));
+  }
+  return std::move(kb).value();
+}
+
+void Print(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+void PrintError(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stderr); }
+
+}  // namespace kedb::cli

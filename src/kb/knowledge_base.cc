@@ -1,0 +1,149 @@
+#include "kedb/knowledge_base.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "kb/deadends_import.h"
+#include "kb/kb_source.h"
+#include "kb/locate.h"
+#include "record/json_text.h"
+#include "record/record_parse.h"
+
+namespace kedb {
+namespace fs = std::filesystem;
+
+std::size_t LoadReport::errors() const {
+  return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                                [](const Diagnostic& d) { return d.severity == Severity::kError; }));
+}
+std::size_t LoadReport::warnings() const { return diagnostics.size() - errors(); }
+
+namespace {
+
+// Reads one document into a record. Returns nullopt (with diagnostics) when
+// the document has errors.
+std::optional<Record> ReadRecord(SourceDocument& doc, const LoadOptions& options, LoadReport* report) {
+  Json json;
+  JsonLimits limits{options.max_depth, options.max_string_bytes};
+  if (auto err = ParseJson(doc.text, limits, &json)) {
+    LineColumn lc = OffsetToLineColumn(doc.text, err->offset);
+    Diagnostic d;
+    d.severity = Severity::kError;
+    d.rule = "json-syntax";
+    d.file = doc.origin.file;
+    d.line = doc.origin.line + lc.line - 1;
+    d.column = lc.column;
+    d.field = err->path;
+    d.message = err->message;
+    report->diagnostics.push_back(std::move(d));
+    return std::nullopt;
+  }
+  if (!json.is_object()) {
+    report->diagnostics.push_back(DiagnosticInText(doc.origin, doc.text, {}, Severity::kError, "schema", "",
+                                                   "expected a record object at the top level"));
+    return std::nullopt;
+  }
+  if (IsDeadendsCanon(json)) {
+    doc.origin.format = Origin::Format::kDeadends;
+    json = ConvertDeadendsCanon(json);
+  }
+  Record rec;
+  std::vector<FieldIssue> issues;
+  bool ok = RecordFromJson(json, &rec, &issues);
+  for (auto& issue : issues) {
+    report->diagnostics.push_back(DiagnosticInText(doc.origin, doc.text, issue.path, issue.severity,
+                                                   std::move(issue.rule), rec.id, std::move(issue.message)));
+  }
+  if (!ok) return std::nullopt;
+  rec.json = json.dump(-1, ' ', /*ensure_ascii=*/false);
+  rec.origin = doc.origin;
+  return rec;
+}
+
+}  // namespace
+
+Result<KnowledgeBase> KnowledgeBase::Load(const std::string& path, const LoadOptions& options,
+                                          LoadReport* report) {
+  LoadReport local;
+  LoadReport* rep = report ? report : &local;
+  KnowledgeBase kb;
+  Status st = ForEachDocument(path, options, [&](SourceDocument&& doc) {
+    ++rep->documents;
+    if (doc.read_error) {
+      rep->diagnostics.push_back(std::move(*doc.read_error));
+      ++rep->rejected;
+      return;
+    }
+    auto rec = ReadRecord(doc, options, rep);
+    if (!rec) {
+      ++rep->rejected;
+      return;
+    }
+    bool canon = rec->origin.format == Origin::Format::kDeadends;
+    if (kb.Add(std::move(*rec), rep)) {
+      ++(canon ? rep->deadends : rep->native);
+    } else {
+      ++rep->rejected;
+    }
+  });
+  if (!st.ok()) return st;
+  if (options.strict && rep->errors() > 0) {
+    const Diagnostic& first = *std::find_if(rep->diagnostics.begin(), rep->diagnostics.end(),
+                                            [](const Diagnostic& d) { return d.severity == Severity::kError; });
+    return Status::Corrupt(fmt::format("{}: refusing the knowledge base: {} error(s), the first: {}", path,
+                                       rep->errors(), first.ToString()));
+  }
+  return kb;
+}
+
+KnowledgeBase KnowledgeBase::FromRecords(std::vector<Record> records, LoadReport* report) {
+  LoadReport local;
+  KnowledgeBase kb;
+  for (auto& r : records) kb.Add(std::move(r), report ? report : &local);
+  return kb;
+}
+
+bool KnowledgeBase::Add(Record record, LoadReport* report) {
+  auto [it, inserted] = by_id_.try_emplace(record.id, records_.size());
+  if (!inserted) {
+    const Record& first = records_[it->second];
+    std::string where = first.origin.file;
+    report->diagnostics.push_back(DiagnosticAt(record.origin, {std::string("id")}, Severity::kError,
+                                               "duplicate-id", record.id,
+                                               fmt::format("id is already defined in {}", where)));
+    return false;
+  }
+  records_.push_back(std::move(record));
+  return true;
+}
+
+const Record* KnowledgeBase::Find(std::string_view id) const {
+  auto it = by_id_.find(std::string(id));
+  return it == by_id_.end() ? nullptr : &records_[it->second];
+}
+
+Status WriteNativeTree(const KnowledgeBase& kb, const std::string& dir) {
+  std::error_code ec;
+  for (const Record& rec : kb.records()) {
+    fs::path target = fs::path(dir) / RecordRelativePath(rec.id);
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) return Status::IoError(fmt::format("{}: {}", target.parent_path().string(), ec.message()));
+    fs::path tmp = target;
+    tmp += ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      std::string text = FormatRecordFile(rec);
+      out.write(text.data(), static_cast<std::streamsize>(text.size()));
+      out.flush();
+      if (!out) return Status::IoError(fmt::format("{}: write failed", tmp.string()));
+    }
+    fs::rename(tmp, target, ec);
+    if (ec) return Status::IoError(fmt::format("{}: {}", target.string(), ec.message()));
+  }
+  return Status::Ok();
+}
+
+}  // namespace kedb

@@ -1,0 +1,154 @@
+// The regex rules of lint: every pattern is parsed as Python `re`, compiled
+// once with PCRE2, and then tried against its own signature and aliases and
+// against every other record's signature.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "kb/lint_rules.h"
+#include "kb/locate.h"
+#include "match/pcre2_regex.h"
+#include "match/python_regex.h"
+
+namespace kedb {
+namespace {
+
+using match::PatternInfo;
+using match::Pcre2Regex;
+
+const JsonPath kRegexField{std::string("regex")};
+
+struct Compiled {
+  const Record* record;
+  PatternInfo info;
+  Pcre2Regex regex;
+};
+
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+// Records that are variants of one error ("domain/slug/env-a" and
+// "domain/slug/env-b") are expected to share patterns.
+bool SameErrorVariants(std::string_view a, std::string_view b) {
+  auto pa = a.rfind('/'), pb = b.rfind('/');
+  if (pa == std::string_view::npos || pb == std::string_view::npos) return false;
+  std::string_view base_a = a.substr(0, pa), base_b = b.substr(0, pb);
+  return base_a == base_b && base_a.find('/') != std::string_view::npos;
+}
+
+bool Linked(const Record& a, const Record& b) {
+  auto names = [](const Record& from, const Record& to) {
+    const auto& edges = from.transition_graph.frequently_confused_with;
+    return std::any_of(edges.begin(), edges.end(), [&](const Edge& e) { return e.error_id == to.id; });
+  };
+  return names(a, b) || names(b, a);
+}
+
+// Cheap necessary condition before running the regex: every required
+// literal must occur in the (ASCII-lowercased) text.
+bool LiteralsPresent(const PatternInfo& info, const std::string& lowered_text) {
+  for (const auto& lit : info.required_literals) {
+    if (lowered_text.find(lit) == std::string::npos) return false;
+  }
+  return true;
+}
+
+std::optional<Compiled> CompileRecord(const Record& r, std::vector<Diagnostic>* out) {
+  auto parsed = match::ParsePythonRegex(r.regex);
+  if (auto* err = std::get_if<match::RegexError>(&parsed)) {
+    out->push_back(DiagnosticAt(r.origin, kRegexField, Severity::kError, "regex-compile", r.id,
+                                fmt::format("not valid Python re syntax at offset {}: {}", err->offset,
+                                            err->message)));
+    return std::nullopt;
+  }
+  auto& info = std::get<PatternInfo>(parsed);
+  auto compiled = Pcre2Regex::Compile(info.pcre2);
+  if (auto* err = std::get_if<match::RegexError>(&compiled)) {
+    out->push_back(DiagnosticAt(r.origin, kRegexField, Severity::kError, "regex-compile", r.id,
+                                fmt::format("cannot be compiled (translated pattern offset {}): {}", err->offset,
+                                            err->message)));
+    return std::nullopt;
+  }
+  return Compiled{&r, std::move(info), std::move(std::get<Pcre2Regex>(compiled))};
+}
+
+void Warn(const Record& r, std::string rule, std::string message, std::vector<Diagnostic>* out) {
+  out->push_back(DiagnosticAt(r.origin, kRegexField, Severity::kWarning, std::move(rule), r.id, std::move(message)));
+}
+
+void LintShape(const Compiled& c, std::vector<Diagnostic>* out) {
+  const Record& r = *c.record;
+  for (const auto& b : c.info.short_branches) {
+    Warn(r, "short-alternative",
+         fmt::format("alternative \"{}\" (offset {}) is under 4 characters and has no \\b: it fires inside "
+                     "unrelated words",
+                     b.text, b.offset),
+         out);
+  }
+  if (c.info.nested_quantifier) {
+    Warn(r, "nested-quantifier",
+         fmt::format("nested quantifier at offset {}: a repeated group holds an unbounded repeat, which "
+                     "backtracks badly on near-misses",
+                     c.info.nested_quantifier_offset),
+         out);
+  }
+}
+
+void LintSelfMatch(const Compiled& c, std::vector<Diagnostic>* out) {
+  const Record& r = *c.record;
+  if (!c.regex.Search(r.signature)) Warn(r, "regex-self-miss", "does not match the record's own signature", out);
+  for (std::size_t i = 0; i < r.aliases.size(); ++i) {
+    if (!c.regex.Search(r.aliases[i])) {
+      Warn(r, "regex-self-miss", fmt::format("does not match aliases[{}] \"{}\"", i, r.aliases[i]), out);
+    }
+  }
+}
+
+void LintShadowing(const std::vector<Compiled>& all, const KnowledgeBase& kb, std::vector<Diagnostic>* out) {
+  std::vector<std::string> lowered;
+  lowered.reserve(kb.size());
+  for (const Record& r : kb.records()) lowered.push_back(AsciiLower(r.signature));
+  for (const Compiled& c : all) {
+    std::vector<std::string> shadowed;
+    for (std::size_t j = 0; j < kb.size(); ++j) {
+      const Record& other = kb.records()[j];
+      if (&other == c.record || !LiteralsPresent(c.info, lowered[j])) continue;
+      if (SameErrorVariants(c.record->id, other.id) || Linked(*c.record, other)) continue;
+      if (c.regex.Search(other.signature)) shadowed.push_back(other.id);
+    }
+    if (shadowed.empty()) continue;
+    std::string list;
+    for (std::size_t i = 0; i < shadowed.size() && i < 5; ++i) list += (i ? ", " : "") + shadowed[i];
+    if (shadowed.size() > 5) list += fmt::format(" and {} more", shadowed.size() - 5);
+    Warn(*c.record, "shadowing",
+         fmt::format("matches the signature of {} ({} record(s)); link them in frequently_confused_with or "
+                     "make the regex more specific",
+                     list, shadowed.size()),
+         out);
+  }
+}
+
+}  // namespace
+
+void LintRegexes(const KnowledgeBase& kb, const LintOptions& options, std::vector<Diagnostic>* out) {
+  std::vector<Compiled> compiled;
+  compiled.reserve(kb.size());
+  for (const Record& r : kb.records()) {
+    if (auto c = CompileRecord(r, out)) compiled.push_back(std::move(*c));
+  }
+  for (const Compiled& c : compiled) {
+    LintShape(c, out);
+    LintSelfMatch(c, out);
+  }
+  if (options.check_shadowing) LintShadowing(compiled, kb, out);
+}
+
+}  // namespace kedb

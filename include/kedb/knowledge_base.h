@@ -1,0 +1,76 @@
+// KnowledgeBase: the set of records kedb answers from, loaded and checked.
+//
+// A knowledge base is read from one PATH, which may be
+//   - a directory tree of record files (*.json), each either a native record
+//     or a deadends.dev canon record (told apart per file, automatically);
+//   - a JSON Lines file (*.jsonl, *.ndjson), one record per line;
+//   - a single record file of any extension (the seed .txt files load as is).
+//
+// Loading never stops at a broken document: every problem becomes a
+// Diagnostic naming file, line, column and field, and the broken document is
+// left out while the others load. Strict mode, for servers, refuses the whole
+// knowledge base when any document has an error.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "kedb/diagnostic.h"
+#include "kedb/record.h"
+#include "kedb/status.h"
+
+namespace kedb {
+
+struct LoadOptions {
+  bool strict = false;                             // any error fails Load
+  std::size_t max_file_bytes = 64u << 20;          // one record file
+  std::size_t max_line_bytes = 16u << 20;          // one JSONL line
+  std::size_t max_string_bytes = 1u << 20;         // one string value
+  std::size_t max_depth = 64;                      // nesting of one document
+};
+
+struct LoadReport {
+  std::vector<Diagnostic> diagnostics;  // errors and warnings found while loading
+  std::size_t documents = 0;            // documents read
+  std::size_t rejected = 0;             // documents left out because of errors
+  std::size_t native = 0, deadends = 0; // loaded records by source layout
+
+  std::size_t errors() const;
+  std::size_t warnings() const;
+};
+
+class KnowledgeBase {
+ public:
+  KnowledgeBase() = default;
+
+  // Loads a knowledge base from `path` (see above). Fails only when `path`
+  // cannot be read at all, or in strict mode when any document has an error;
+  // `report` (optional) receives every diagnostic either way.
+  static Result<KnowledgeBase> Load(const std::string& path, const LoadOptions& options,
+                                    LoadReport* report = nullptr);
+
+  // Builds a knowledge base from records already in memory. Later duplicates
+  // of an id are dropped and reported.
+  static KnowledgeBase FromRecords(std::vector<Record> records, LoadReport* report = nullptr);
+
+  const std::vector<Record>& records() const { return records_; }
+  std::size_t size() const { return records_.size(); }
+  const Record* Find(std::string_view id) const;  // nullptr when absent; O(1)
+
+ private:
+  // Adds `record` unless its id is taken; then reports a duplicate-id error.
+  bool Add(Record record, LoadReport* report);
+
+  std::vector<Record> records_;
+  std::unordered_map<std::string, std::size_t> by_id_;
+};
+
+// Writes every record to DIR/<id>.json in the canonical file form, creating
+// folders as needed. Each file is written to a temporary name and renamed,
+// so a crash never leaves a half-written record.
+Status WriteNativeTree(const KnowledgeBase& kb, const std::string& dir);
+
+}  // namespace kedb

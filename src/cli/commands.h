@@ -1,0 +1,14 @@
+// One function per subcommand: registers it on the app. The callback stores
+// the exit code in *exit_code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace kedb::cli {
+
+void RegisterShow(CLI::App& app, int* exit_code);
+void RegisterStats(CLI::App& app, int* exit_code);
+void RegisterLint(CLI::App& app, int* exit_code);
+void RegisterImport(CLI::App& app, int* exit_code);
+
+}  // namespace kedb::cli

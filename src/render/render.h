@@ -1,0 +1,28 @@
+// Renderers: turning results into text for people and JSON for programs.
+// Every front end (CLI, HTTP, MCP) uses these; none formats on its own.
+#pragma once
+
+#include <string>
+
+#include "kb/stats.h"
+#include "kedb/knowledge_base.h"
+#include "kedb/lint.h"
+#include "kedb/record.h"
+
+namespace kedb {
+
+enum class Lang { kEn, kZh };
+
+// One record for a person: root cause, workarounds by success rate, dead
+// ends by fail rate, versions and OS, related errors. `kb` (optional) names
+// related records' signatures.
+std::string RenderRecordText(const Record& record, Lang lang, const KnowledgeBase* kb = nullptr);
+
+std::string RenderStatsText(const KbStats& stats);
+std::string RenderStatsJson(const KbStats& stats);
+
+// Lint findings, one per line, then counts per rule.
+std::string RenderLintText(const LintReport& report);
+std::string RenderLintJson(const LintReport& report);
+
+}  // namespace kedb

@@ -1,0 +1,82 @@
+// Helpers shared by the tests: paths, files, running the CLI.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace kedb::testing {
+
+inline std::filesystem::path SourceDir() { return KEDB_SOURCE_DIR; }
+inline std::filesystem::path TestData() { return SourceDir() / "tests" / "data"; }
+
+// ../shared when it is there. Tests that need it skip without it.
+inline std::optional<std::filesystem::path> SharedDir() {
+  std::filesystem::path p = KEDB_SHARED_DIR;
+  if (std::filesystem::is_directory(p / "corpora" / "deadends" / "canons")) return p;
+  return std::nullopt;
+}
+#define KEDB_REQUIRE_SHARED(var)                                                              \
+  auto var##_opt = ::kedb::testing::SharedDir();                                            \
+  if (!var##_opt) GTEST_SKIP() << "../shared/corpora/deadends is absent: corpus test skipped"; \
+  const std::filesystem::path var = *var##_opt
+
+inline std::string ReadFile(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void WriteFile(const std::filesystem::path& p, const std::string& text) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+}
+
+// A fresh empty folder under the system temp dir, removed at destruction.
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/kedb-test-XXXXXX";
+    path_ = mkdtemp(tmpl);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// Runs the kedb binary with `args` (a shell-quoted string) and optional stdin.
+inline CommandResult RunKedb(const std::string& args, const std::string& stdin_text = "") {
+  TempDir tmp;
+  auto in = tmp.path() / "in", out = tmp.path() / "out", err = tmp.path() / "err";
+  WriteFile(in, stdin_text);
+  std::string cmd = std::string("'") + KEDB_BINARY + "' " + args + " <'" + in.string() + "' >'" + out.string() +
+                    "' 2>'" + err.string() + "'";
+  int status = std::system(cmd.c_str());
+  CommandResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = ReadFile(out);
+  r.err = ReadFile(err);
+  return r;
+}
+
+}  // namespace kedb::testing
