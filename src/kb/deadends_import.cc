@@ -40,28 +40,11 @@ const Json* Member(const Json& obj, std::string_view key) {
   return it == obj.end() ? nullptr : &*it;
 }
 
-const Json* CanonValue(const Json& canon, const FieldMap& m) {
-  if (m.parent.empty()) return Member(canon, m.key);
-  const Json* parent = Member(canon, m.parent);
-  return parent ? Member(*parent, m.key) : nullptr;
-}
-
 const FieldMap* ByNative(std::string_view native) {
   for (const auto& m : kDirect) {
     if (m.native == native) return &m;
   }
   return nullptr;
-}
-
-// Removes a member and then its parent object if that left it empty.
-void Erase(Json& obj, std::string_view parent, std::string_view key) {
-  if (parent.empty()) {
-    obj.erase(std::string(key));
-    return;
-  }
-  auto it = obj.find(std::string(parent));
-  if (it == obj.end() || !it->is_object()) return;
-  it->erase(std::string(key));
 }
 
 void DropIfEmptyObject(Json& obj, std::string_view key) {
@@ -75,15 +58,22 @@ bool IsDeadendsCanon(const Json& doc) {
   return doc.is_object() && doc.contains("error") && doc["error"].is_object() && !doc.contains("signature");
 }
 
-Json ConvertDeadendsCanon(const Json& canon) {
+Json ConvertDeadendsCanon(Json canon) {
   Json out = Json::object();
-  Json residual = canon;  // what is left once mapped fields are taken out
+  // Mapped values are moved out of the canon; what remains is the residual.
+  Json& residual = canon;
   auto take = [&](std::string_view native) {
     const FieldMap& m = *ByNative(native);
-    if (const Json* v = CanonValue(canon, m)) {
-      out[std::string(native)] = *v;
-      Erase(residual, m.parent, m.key);
+    Json* parent = m.parent.empty() ? &residual : nullptr;
+    if (!parent) {
+      auto it = residual.find(std::string(m.parent));
+      if (it != residual.end() && it->is_object()) parent = &*it;
     }
+    if (!parent) return;
+    auto it = parent->find(std::string(m.key));
+    if (it == parent->end()) return;
+    out[std::string(native)] = std::move(*it);
+    parent->erase(it);
   };
   auto set = [&](const char* native, Json value) { out[native] = std::move(value); };
 
@@ -100,8 +90,8 @@ Json ConvertDeadendsCanon(const Json& canon) {
 
   // environment.runtime -> one versions entry; environment.os -> os_specific.
   Json versions = Json::array();
-  const Json* env = Member(canon, "environment");
-  const Json* runtime = env ? Member(*env, "runtime") : nullptr;
+  Json* env = residual.contains("environment") && residual["environment"].is_object() ? &residual["environment"] : nullptr;
+  Json* runtime = env && env->contains("runtime") && (*env)["runtime"].is_object() ? &(*env)["runtime"] : nullptr;
   if (runtime) {
     const Json* name = Member(*runtime, "name");
     const Json* range = Member(*runtime, "version_range");
@@ -112,10 +102,9 @@ Json ConvertDeadendsCanon(const Json& canon) {
       for (const char* k : {"introduced", "deprecated", "removed", "behavior_change"}) entry[k] = nullptr;
       entry["status"] = "active";
       versions.push_back(std::move(entry));
-      Json& rt = residual["environment"]["runtime"];
-      rt.erase("name");
-      rt.erase("version_range");
-      DropIfEmptyObject(residual["environment"], "runtime");
+      runtime->erase("name");
+      runtime->erase("version_range");
+      DropIfEmptyObject(*env, "runtime");
     }
   }
   set("versions", std::move(versions));
@@ -123,9 +112,9 @@ Json ConvertDeadendsCanon(const Json& canon) {
     Json os_specific = Json::object();
     if (*os != "any") os_specific[os->get<std::string>()] = nullptr;
     set("os_specific", std::move(os_specific));
-    residual["environment"].erase("os");
+    env->erase("os");
   }
-  if (residual.contains("environment")) DropIfEmptyObject(residual, "environment");
+  DropIfEmptyObject(residual, "environment");
 
   take("dead_ends");
   take("workarounds");
@@ -146,7 +135,7 @@ Json ConvertDeadendsCanon(const Json& canon) {
   set("locale", "en");
   set("aliases", Json::array());
   for (const char* parent : {"error", "verdict", "metadata"}) DropIfEmptyObject(residual, parent);
-  if (!residual.empty()) set(kExtra.data(), std::move(residual));
+  if (residual.is_object() && !residual.empty()) set(kExtra.data(), std::move(residual));
   return out;
 }
 

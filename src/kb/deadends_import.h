@@ -31,7 +31,7 @@ bool IsDeadendsCanon(const Json& doc);
 
 // The native document for a canon document. Values are moved over as they
 // are, whatever their type, so that the native validator reports bad types.
-Json ConvertDeadendsCanon(const Json& canon);
+Json ConvertDeadendsCanon(Json canon);
 
 // The canon document a converted native document came from.
 Json ConvertNativeToDeadends(const Json& native);

@@ -48,7 +48,7 @@ std::optional<Record> ReadRecord(SourceDocument& doc, const LoadOptions& options
   }
   if (IsDeadendsCanon(json)) {
     doc.origin.format = Origin::Format::kDeadends;
-    json = ConvertDeadendsCanon(json);
+    json = ConvertDeadendsCanon(std::move(json));
   }
   Record rec;
   std::vector<FieldIssue> issues;
@@ -58,7 +58,9 @@ std::optional<Record> ReadRecord(SourceDocument& doc, const LoadOptions& options
                                                    std::move(issue.rule), rec.id, std::move(issue.message)));
   }
   if (!ok) return std::nullopt;
-  rec.json = json.dump(-1, ' ', /*ensure_ascii=*/false);
+  // A native file's own text is its JSON; a converted one is written anew.
+  rec.json = doc.origin.format == Origin::Format::kDeadends ? json.dump(-1, ' ', /*ensure_ascii=*/false)
+                                                            : std::move(doc.text);
   rec.origin = doc.origin;
   return rec;
 }
