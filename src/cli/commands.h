@@ -10,5 +10,7 @@ void RegisterShow(CLI::App& app, int* exit_code);
 void RegisterStats(CLI::App& app, int* exit_code);
 void RegisterLint(CLI::App& app, int* exit_code);
 void RegisterImport(CLI::App& app, int* exit_code);
+void RegisterMatch(CLI::App& app, int* exit_code);
+void RegisterScan(CLI::App& app, int* exit_code);
 
 }  // namespace kedb::cli

@@ -51,6 +51,37 @@ std::optional<KnowledgeBase> LoadForQuery(const std::string& kb_path) {
   return std::move(kb).value();
 }
 
+std::shared_ptr<const Engine> OpenForMatching(const std::string& kb_path) {
+  std::string path = kb_path.empty() ? DefaultKbPath() : kb_path;
+  LoadReport report;
+  auto engine = Engine::Open(path, OpenOptions{}, &report);
+  if (!engine.ok()) {
+    PrintError(fmt::format("kedb: {}\n", engine.status().message()));
+    return nullptr;
+  }
+  if (report.rejected > 0) {
+    PrintError(fmt::format("kedb: {} of {} documents in {} could not be loaded; `kedb lint --kb {}` says why\n",
+                           report.rejected, report.documents, path, path));
+  }
+  return std::move(engine).value();
+}
+
+void AddEnvOption(CLI::App* cmd, std::string* env) {
+  cmd->add_option("--env", *env,
+                  "Your environment as KEY=VALUE,...: versions (torch=2.2, cudnn=8.9, cuda=12.1) and os=linux|macos|windows; "
+                  "records that fit rank higher");
+}
+
+bool ParseEnvOption(const std::string& text, std::vector<EnvPair>* env) {
+  auto parsed = ParseEnv(text);
+  if (!parsed.ok()) {
+    PrintError("kedb: " + parsed.status().message() + "\n");
+    return false;
+  }
+  *env = std::move(parsed).value();
+  return true;
+}
+
 void Print(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "kedb/engine.h"
 #include "kedb/knowledge_base.h"
 #include "render/render.h"
 
@@ -31,6 +32,13 @@ Lang ParseLang(const std::string& lang);
 // out, with one line on stderr pointing to `kedb lint`. nullopt (after
 // printing why) when the path cannot be used at all.
 std::optional<KnowledgeBase> LoadForQuery(const std::string& kb_path);
+
+// Opens the engine for matching, with the same messages as LoadForQuery.
+std::shared_ptr<const Engine> OpenForMatching(const std::string& kb_path);
+
+// Adds --env and parses it into `env` (printing why on failure).
+void AddEnvOption(CLI::App* cmd, std::string* env);
+bool ParseEnvOption(const std::string& text, std::vector<EnvPair>* env);
 
 // Writes to stdout in full, or reports failure (a closed pipe is not an error).
 void Print(const std::string& text);

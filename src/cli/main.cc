@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "kedb 0.1.0");
   app.footer("Run `kedb COMMAND --help` for a command's options and an example.");
   int exit_code = kedb::cli::kExitOk;
+  kedb::cli::RegisterMatch(app, &exit_code);
+  kedb::cli::RegisterScan(app, &exit_code);
   kedb::cli::RegisterShow(app, &exit_code);
   kedb::cli::RegisterStats(app, &exit_code);
   kedb::cli::RegisterLint(app, &exit_code);

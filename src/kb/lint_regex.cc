@@ -27,14 +27,6 @@ struct Compiled {
   Pcre2Regex regex;
 };
 
-std::string AsciiLower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 // Records that are variants of one error ("domain/slug/env-a" and
 // "domain/slug/env-b") are expected to share patterns.
 bool SameErrorVariants(std::string_view a, std::string_view b) {
@@ -53,7 +45,7 @@ bool Linked(const Record& a, const Record& b) {
 }
 
 // Cheap necessary condition before running the regex: every required
-// literal must occur in the (ASCII-lowercased) text.
+// literal must occur in the text, both folded the same way.
 bool LiteralsPresent(const PatternInfo& info, const std::string& lowered_text) {
   for (const auto& lit : info.required_literals) {
     if (lowered_text.find(lit) == std::string::npos) return false;
@@ -115,7 +107,7 @@ void LintSelfMatch(const Compiled& c, std::vector<Diagnostic>* out) {
 void LintShadowing(const std::vector<Compiled>& all, const KnowledgeBase& kb, std::vector<Diagnostic>* out) {
   std::vector<std::string> lowered;
   lowered.reserve(kb.size());
-  for (const Record& r : kb.records()) lowered.push_back(AsciiLower(r.signature));
+  for (const Record& r : kb.records()) lowered.push_back(match::FoldLiteralCase(r.signature));
   for (const Compiled& c : all) {
     std::vector<std::string> shadowed;
     for (std::size_t j = 0; j < kb.size(); ++j) {

@@ -26,3 +26,20 @@ std::string RenderLintText(const LintReport& report);
 std::string RenderLintJson(const LintReport& report);
 
 }  // namespace kedb
+
+#include "kedb/match.h"
+
+namespace kedb {
+
+// `kedb match`: a numbered list for people; one JSON object (one line) for
+// programs, in the shape {"matches":[...],"abstained":bool}.
+std::string RenderMatchText(const MatchResult& result, Lang lang);
+std::string RenderMatchJson(const MatchResult& result, Lang lang);
+
+// `kedb scan`: one region at a time, so that output streams.
+std::string RenderRegionText(const Region& region, Lang lang);
+std::string RenderRegionJson(const Region& region, Lang lang);  // one JSON object
+std::string RenderScanSummaryText(const ScanSummary& summary);
+std::string RenderScanSummaryJson(const ScanSummary& summary);  // one JSON object
+
+}  // namespace kedb

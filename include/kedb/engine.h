@@ -1,0 +1,58 @@
+// Engine: one loaded knowledge base and its compiled matcher. Immutable once
+// built; front ends share one across threads and swap in a new one on reload.
+#pragma once
+
+#include <functional>
+#include <istream>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "kedb/knowledge_base.h"
+#include "kedb/match.h"
+#include "kedb/status.h"
+
+namespace kedb {
+
+namespace match {
+class PatternSet;
+}
+
+struct OpenOptions {
+  LoadOptions load = {};
+  // Where the compiled pattern database is cached: "" for the default
+  // (a .kedb-cache folder beside the knowledge base, else ~/.cache/kedb),
+  // "-" for no cache.
+  std::string cache_dir;
+};
+
+class Engine {
+ public:
+  // Loads the knowledge base at `kb_path` and compiles its patterns.
+  static Result<std::shared_ptr<const Engine>> Open(const std::string& kb_path, const OpenOptions& options,
+                                                    LoadReport* report = nullptr);
+  static Result<std::shared_ptr<const Engine>> FromKnowledgeBase(KnowledgeBase kb, const std::string& cache_dir);
+  ~Engine();
+
+  // Every known error in one message (one or more lines). Cost: one pass
+  // over the text plus a confirmation per candidate line.
+  MatchResult Match(std::string_view text, const MatchOptions& options) const;
+
+  // A whole log read from `in` in bounded memory (one chunk and one region
+  // at a time). Regions go to `on_region` as soon as they close, in order.
+  Status Scan(std::istream& in, const ScanOptions& options, const std::function<void(Region&&)>& on_region,
+              ScanSummary* summary) const;
+
+  const KnowledgeBase& kb() const { return kb_; }
+  const match::PatternSet& patterns() const { return *patterns_; }
+
+ private:
+  Engine() = default;
+  KnowledgeBase kb_;
+  std::unique_ptr<match::PatternSet> patterns_;
+};
+
+// Parses "torch=2.2,cudnn=8.9,os=linux". Fails on an item without '='.
+Result<std::vector<EnvPair>> ParseEnv(std::string_view text);
+
+}  // namespace kedb

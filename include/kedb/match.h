@@ -1,0 +1,67 @@
+// What matching returns: plain data that renderers turn into text, JSON,
+// HTML or MCP content.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kedb/record.h"
+
+namespace kedb {
+
+// One KEY=VALUE of the user's environment: torch=2.2, cudnn=8.9, os=linux.
+struct EnvPair {
+  std::string key, value;
+};
+
+struct MatchOptions {
+  std::size_t top = 5;        // matches kept per message or region
+  std::vector<EnvPair> env;   // --env; versions found in the text are added
+};
+
+// One reason behind a score: a factor in [0,1] (env fit in [-1,1]), its
+// weight, and what it was measured from.
+struct ScoreFactor {
+  std::string name;    // "specificity", "coverage", "env", "confidence", "evidence"
+  double value = 0;
+  double weight = 0;
+  std::string detail;
+};
+
+struct Match {
+  const Record* record = nullptr;
+  double score = 0;               // higher is better; comparable within one call
+  std::string kind = "regex";     // "regex" | "fuzzy"
+  std::size_t line = 0;           // 1-based line of the text the match is on
+  std::size_t begin = 0, end = 0; // byte span in the whole text
+  std::vector<std::pair<std::string, std::string>> captures;  // group name (or number) -> text
+  std::vector<ScoreFactor> why;
+};
+
+struct MatchResult {
+  std::vector<Match> matches;  // best first
+  bool abstained = false;      // true when nothing is reported
+};
+
+struct ScanOptions {
+  MatchOptions match;
+  std::size_t region_gap = 3;          // hit lines this close form one region
+  std::size_t max_line_bytes = 1 << 20;  // longer lines are matched on their first bytes
+};
+
+// Lines of a log holding hits close together, and the known errors in them.
+struct Region {
+  std::size_t first_line = 0, last_line = 0;  // 1-based, inclusive
+  std::vector<Match> matches;                 // best first, one per record
+};
+
+struct ScanSummary {
+  std::size_t lines = 0;
+  std::size_t bytes = 0;
+  std::size_t regions = 0;
+  std::size_t truncated_lines = 0;  // lines longer than max_line_bytes
+};
+
+}  // namespace kedb

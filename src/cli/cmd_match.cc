@@ -1,0 +1,85 @@
+#include <iostream>
+#include <iterator>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+
+namespace kedb::cli {
+namespace {
+
+// --batch: JSON Lines in ({"text": ...}), one result object per line out,
+// same order. A bad input line gets {"error": ...} in its place.
+int RunBatch(const Engine& engine, const MatchOptions& options, Lang lang) {
+  std::string line;
+  std::size_t line_no = 0;
+  bool any_match = false, any_error = false;
+  while (std::getline(std::cin, line)) {
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    auto doc = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("text") || !doc["text"].is_string()) {
+      any_error = true;
+      nlohmann::json err{{"error", fmt::format("stdin:{}: expected a JSON object with a string \"text\"", line_no)},
+                         {"matches", nlohmann::json::array()},
+                         {"abstained", true}};
+      Print(err.dump() + "\n");
+      continue;
+    }
+    MatchResult result = engine.Match(doc["text"].get<std::string>(), options);
+    any_match |= !result.matches.empty();
+    Print(RenderMatchJson(result, lang));
+  }
+  return any_error ? kExitError : any_match ? kExitOk : kExitNothing;
+}
+
+}  // namespace
+
+void RegisterMatch(CLI::App& app, int* exit_code) {
+  struct Args {
+    std::string text, kb, env, lang = "en";
+    bool json = false, batch = false;
+    std::size_t top = 5;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("match", "Find the known errors in one message (TEXT, or stdin)");
+  cmd->add_option("TEXT", args->text, "The error message; read from stdin when absent");
+  AddKbOption(cmd, &args->kb);
+  AddLangOption(cmd, &args->lang);
+  AddEnvOption(cmd, &args->env);
+  cmd->add_flag("--json", args->json, "Print one JSON object: {\"matches\":[...],\"abstained\":bool}");
+  cmd->add_option("--top", args->top, "How many matches to show")->check(CLI::Range(1, 100));
+  cmd->add_flag("--batch", args->batch, "Read JSON Lines {\"text\": ...} from stdin; write one result per line");
+  cmd->footer(
+      "Exit status: 0 a known error matched, 1 none, 2 error.\n"
+      "Examples:\n"
+      "  kedb match 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM'\n"
+      "  python train.py 2>&1 | tail -50 | kedb match --json --env torch=2.2,os=linux");
+  cmd->callback([args, exit_code]() {
+    MatchOptions options;
+    options.top = args->top;
+    if (!ParseEnvOption(args->env, &options.env)) {
+      *exit_code = kExitError;
+      return;
+    }
+    auto engine = OpenForMatching(args->kb);
+    if (!engine) {
+      *exit_code = kExitError;
+      return;
+    }
+    Lang lang = ParseLang(args->lang);
+    if (args->batch) {
+      *exit_code = RunBatch(*engine, options, lang);
+      return;
+    }
+    std::string text = args->text;
+    if (text.empty()) text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    MatchResult result = engine->Match(text, options);
+    Print(args->json ? RenderMatchJson(result, lang) : RenderMatchText(result, lang));
+    *exit_code = result.matches.empty() ? kExitNothing : kExitOk;
+  });
+}
+
+}  // namespace kedb::cli

@@ -1,0 +1,77 @@
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+
+namespace kedb::cli {
+
+void RegisterScan(CLI::App& app, int* exit_code) {
+  struct Args {
+    std::string file, kb, env, lang = "en";
+    bool json = false;
+    std::size_t top = 3;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("scan", "Find every known error in a log of any size, region by region");
+  cmd->add_option("FILE", args->file, "Log file, or - for stdin")->required();
+  AddKbOption(cmd, &args->kb);
+  AddLangOption(cmd, &args->lang);
+  AddEnvOption(cmd, &args->env);
+  cmd->add_flag("--json", args->json, "Print one JSON object: {\"regions\":[...],\"summary\":{...}}");
+  cmd->add_option("--top", args->top, "Matches shown per region")->check(CLI::Range(1, 100));
+  cmd->footer(
+      "The log is streamed: memory stays bounded whatever its size. Exit status: 0 known errors found, 1 none, 2 "
+      "error.\nExample:\n  kedb scan examples/train-cudnn.log --env torch=2.2");
+  cmd->callback([args, exit_code]() {
+    ScanOptions options;
+    options.match.top = args->top;
+    if (!ParseEnvOption(args->env, &options.match.env)) {
+      *exit_code = kExitError;
+      return;
+    }
+    std::ifstream file;
+    std::istream* in = &std::cin;
+    if (args->file != "-") {
+      file.open(args->file, std::ios::binary);
+      if (!file) {
+        PrintError(fmt::format("kedb scan: {}: cannot open\n", args->file));
+        *exit_code = kExitError;
+        return;
+      }
+      in = &file;
+    }
+    auto engine = OpenForMatching(args->kb);
+    if (!engine) {
+      *exit_code = kExitError;
+      return;
+    }
+    Lang lang = ParseLang(args->lang);
+    bool first = true;
+    if (args->json) Print("{\"regions\":[");
+    ScanSummary summary;
+    Status st = engine->Scan(*in, options, [&](Region&& region) {
+      if (args->json) {
+        Print((first ? "" : ",") + RenderRegionJson(region, lang));
+      } else {
+        Print(RenderRegionText(region, lang));
+      }
+      first = false;
+    }, &summary);
+    if (args->json) {
+      Print("],\"summary\":" + RenderScanSummaryJson(summary) + "}\n");
+    } else {
+      Print(RenderScanSummaryText(summary));
+    }
+    if (!st.ok()) {
+      PrintError(fmt::format("kedb scan: {}: {}\n", args->file, st.message()));
+      *exit_code = kExitError;
+      return;
+    }
+    *exit_code = summary.regions > 0 ? kExitOk : kExitNothing;
+  });
+}
+
+}  // namespace kedb::cli

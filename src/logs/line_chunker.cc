@@ -1,0 +1,72 @@
+#include "logs/line_chunker.h"
+
+#include <cstring>
+
+namespace kedb::logs {
+
+LineChunker::LineChunker(std::istream& in, std::size_t chunk_bytes, std::size_t max_line_bytes)
+    : in_(in), chunk_bytes_(chunk_bytes), max_line_bytes_(std::max<std::size_t>(max_line_bytes, 1)) {}
+
+bool LineChunker::Fill() {
+  if (eof_) return false;
+  if (pos_ > 0) {
+    buf_.erase(0, pos_);
+    pos_ = 0;
+  }
+  std::size_t old = buf_.size();
+  std::size_t want = std::max<std::size_t>(chunk_bytes_, 1 << 16);
+  buf_.resize(old + want);
+  in_.read(buf_.data() + old, static_cast<std::streamsize>(want));
+  std::size_t got = static_cast<std::size_t>(in_.gcount());
+  buf_.resize(old + got);
+  if (in_.bad()) failed_ = true;
+  if (got == 0) eof_ = true;
+  return got > 0;
+}
+
+bool LineChunker::Next(LineChunk* chunk) {
+  chunk->text.clear();
+  chunk->line_starts.clear();
+  chunk->first_line = next_line_;
+  chunk->first_offset = offset_;
+  chunk->truncated_lines = 0;
+  for (;;) {
+    if (pos_ >= buf_.size() && !Fill()) break;
+    const char* data = buf_.data() + pos_;
+    std::size_t avail = buf_.size() - pos_;
+    const char* nl = static_cast<const char*>(std::memchr(data, '\n', avail));
+    if (skipping_) {
+      // Dropping the tail of an over-long line, up to its newline.
+      std::size_t n = nl ? static_cast<std::size_t>(nl - data) + 1 : avail;
+      pos_ += n;
+      offset_ += n;
+      if (nl) skipping_ = false;
+      continue;
+    }
+    if (!nl && avail < max_line_bytes_ && !eof_) {
+      if (!Fill()) continue;  // end of input: the partial line is the last
+      continue;
+    }
+    std::size_t len = nl ? static_cast<std::size_t>(nl - data) + 1 : avail;
+    if (len > max_line_bytes_) {
+      // Keep the head of the line, drop the rest as it streams by.
+      chunk->line_starts.push_back(chunk->text.size());
+      chunk->text.append(data, max_line_bytes_);
+      chunk->text.push_back('\n');
+      ++chunk->truncated_lines;
+      pos_ += max_line_bytes_;
+      offset_ += max_line_bytes_;
+      skipping_ = true;
+    } else {
+      chunk->line_starts.push_back(chunk->text.size());
+      chunk->text.append(data, len);
+      pos_ += len;
+      offset_ += len;
+    }
+    ++next_line_;
+    if (chunk->text.size() >= chunk_bytes_) break;
+  }
+  return !chunk->line_starts.empty();
+}
+
+}  // namespace kedb::logs

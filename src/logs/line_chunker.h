@@ -1,0 +1,45 @@
+// Reading a log of any size as chunks of whole lines, in bounded memory.
+#pragma once
+
+#include <cstddef>
+#include <istream>
+#include <string>
+#include <vector>
+
+namespace kedb::logs {
+
+// One chunk: whole lines, each starting at line_starts[i] in `text`.
+struct LineChunk {
+  std::string text;
+  std::vector<std::size_t> line_starts;
+  std::size_t first_line = 1;       // 1-based number of the chunk's first line
+  std::size_t first_offset = 0;     // byte offset of the chunk in the input
+  std::size_t truncated_lines = 0;  // lines cut to max_line_bytes in this chunk
+};
+
+// Splits a stream into chunks of about `chunk_bytes`. A line longer than
+// `max_line_bytes` keeps its first max_line_bytes bytes; the rest of it is
+// read and dropped without being stored, so a 2 GB line costs no memory.
+class LineChunker {
+ public:
+  LineChunker(std::istream& in, std::size_t chunk_bytes = 1 << 20, std::size_t max_line_bytes = 1 << 20);
+
+  // Fills `chunk` with the next lines; false at the end of input.
+  bool Next(LineChunk* chunk);
+  bool failed() const { return failed_; }
+
+ private:
+  bool Fill();  // reads more input into buf_; false at end
+
+  std::istream& in_;
+  std::size_t chunk_bytes_, max_line_bytes_;
+  std::string buf_;       // unread input
+  std::size_t pos_ = 0;   // start of unread data in buf_
+  bool eof_ = false;
+  bool failed_ = false;
+  bool skipping_ = false;  // inside the dropped tail of an over-long line
+  std::size_t next_line_ = 1;
+  std::size_t offset_ = 0;
+};
+
+}  // namespace kedb::logs

@@ -1,0 +1,196 @@
+#include "kedb/engine.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "logs/line_chunker.h"
+#include "match/pattern_set.h"
+#include "match/rank.h"
+
+namespace kedb {
+namespace fs = std::filesystem;
+namespace {
+
+// The cache folder for a knowledge base at `kb_path`: beside it when that
+// can be written, else in the user's cache.
+std::string DefaultCacheDir(const std::string& kb_path) {
+  std::error_code ec;
+  fs::path base = fs::is_directory(kb_path, ec) ? fs::path(kb_path) : fs::path(kb_path).parent_path();
+  if (base.empty()) base = ".";
+  fs::path dir = base / ".kedb-cache";
+  fs::create_directories(dir, ec);
+  if (!ec && access(dir.c_str(), W_OK) == 0) return dir.string();
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg && *xdg) return (fs::path(xdg) / "kedb").string();
+  if (home && *home) return (fs::path(home) / ".cache" / "kedb").string();
+  return "";
+}
+
+std::vector<std::size_t> LineStarts(std::string_view text) {
+  std::vector<std::size_t> starts{0};
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && i + 1 < text.size()) starts.push_back(i + 1);
+  }
+  return starts;
+}
+
+std::string_view LineAt(std::string_view text, const std::vector<std::size_t>& starts, std::size_t i) {
+  std::size_t b = starts[i], e = i + 1 < starts.size() ? starts[i + 1] : text.size();
+  std::string_view line = text.substr(b, e - b);
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+  return line;
+}
+
+// Builds the Match for a confirmed hit of pattern `p` on `line`.
+Match MakeMatch(const Engine& engine, uint32_t p, std::string_view line, std::size_t line_offset,
+                std::size_t line_number, const MatchOptions& options, const std::vector<EnvPair>& text_env) {
+  const match::PatternSet& set = engine.patterns();
+  Match m;
+  m.record = &engine.kb().records()[p];
+  m.line = line_number;
+  match::Span span{0, 0};
+  if (auto groups = set.Captures(p, line); groups && !groups->empty() && (*groups)[0]) {
+    span = *(*groups)[0];
+    std::vector<std::string> names = set.GroupNames(p);
+    for (std::size_t g = 1; g < groups->size(); ++g) {
+      if (!(*groups)[g]) continue;
+      auto [b, e] = *(*groups)[g];
+      std::string name = g < names.size() && !names[g].empty() ? names[g] : std::to_string(g);
+      m.captures.emplace_back(std::move(name), std::string(line.substr(b, e - b)));
+    }
+  }
+  m.begin = line_offset + span.first;
+  m.end = line_offset + span.second;
+  m.score = match::Score(*m.record, set.Info(p), line, span, options.env, text_env, &m.why);
+  return m;
+}
+
+// Keeps each record's best match, best first, at most `top`.
+void KeepBest(std::vector<Match>* matches, std::size_t top) {
+  std::stable_sort(matches->begin(), matches->end(), [](const Match& a, const Match& b) {
+    if (a.score != b.score) return a.score > b.score;
+    return a.record->id < b.record->id;
+  });
+  std::vector<Match> kept;
+  for (auto& m : *matches) {
+    if (kept.size() >= top) break;
+    bool seen = std::any_of(kept.begin(), kept.end(), [&](const Match& k) { return k.record == m.record; });
+    if (!seen) kept.push_back(std::move(m));
+  }
+  *matches = std::move(kept);
+}
+
+}  // namespace
+
+Engine::~Engine() = default;
+
+Result<std::shared_ptr<const Engine>> Engine::Open(const std::string& kb_path, const OpenOptions& options,
+                                                   LoadReport* report) {
+  auto kb = KnowledgeBase::Load(kb_path, options.load, report);
+  if (!kb.ok()) return kb.status();
+  std::string cache = options.cache_dir == "-" ? "" : options.cache_dir.empty() ? DefaultCacheDir(kb_path)
+                                                                               : options.cache_dir;
+  return FromKnowledgeBase(std::move(kb).value(), cache);
+}
+
+Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb, const std::string& cache_dir) {
+  std::shared_ptr<Engine> engine(new Engine());
+  engine->kb_ = std::move(kb);
+  std::vector<std::string> patterns;
+  patterns.reserve(engine->kb_.size());
+  for (const Record& r : engine->kb_.records()) patterns.push_back(r.regex);
+  auto set = match::PatternSet::Build(std::move(patterns), cache_dir);
+  if (!set.ok()) return set.status();
+  engine->patterns_ = std::move(set).value();
+  return std::shared_ptr<const Engine>(std::move(engine));
+}
+
+MatchResult Engine::Match(std::string_view text, const MatchOptions& options) const {
+  MatchResult result;
+  std::vector<std::size_t> starts = LineStarts(text);
+  std::vector<match::LineHit> hits;
+  patterns_->Scan(text, starts, &hits);
+  std::vector<EnvPair> text_env = match::EnvFromText(text);
+  for (const auto& h : hits) {
+    result.matches.push_back(
+        MakeMatch(*this, h.pattern, LineAt(text, starts, h.line), starts[h.line], h.line + 1, options, text_env));
+  }
+  KeepBest(&result.matches, options.top);
+  result.abstained = result.matches.empty();
+  return result;
+}
+
+Status Engine::Scan(std::istream& in, const ScanOptions& options, const std::function<void(Region&&)>& on_region,
+                    ScanSummary* summary) const {
+  logs::LineChunker chunker(in, 1 << 20, options.max_line_bytes);
+  logs::LineChunk chunk;
+  ScanSummary sum;
+  Region open;
+  bool have_open = false;
+  auto close = [&]() {
+    if (!have_open) return;
+    KeepBest(&open.matches, options.match.top);
+    ++sum.regions;
+    on_region(std::move(open));
+    open = Region();
+    have_open = false;
+  };
+  std::vector<match::LineHit> hits;
+  while (chunker.Next(&chunk)) {
+    sum.lines += chunk.line_starts.size();
+    sum.bytes += chunk.text.size();
+    sum.truncated_lines += chunk.truncated_lines;
+    hits.clear();
+    patterns_->Scan(chunk.text, chunk.line_starts, &hits);
+    for (std::size_t i = 0; i < hits.size();) {
+      std::size_t line_index = hits[i].line;
+      std::size_t line_no = chunk.first_line + line_index;
+      std::string_view line = LineAt(chunk.text, chunk.line_starts, line_index);
+      if (have_open && line_no > open.last_line + options.region_gap) close();
+      if (!have_open) {
+        open.first_line = line_no;
+        have_open = true;
+      }
+      open.last_line = line_no;
+      // Versions named on the line itself inform the ranking.
+      std::vector<EnvPair> text_env = match::EnvFromText(line);
+      for (; i < hits.size() && hits[i].line == line_index; ++i) {
+        open.matches.push_back(MakeMatch(*this, hits[i].pattern, line,
+                                         chunk.first_offset + chunk.line_starts[line_index], line_no, options.match,
+                                         text_env));
+      }
+      // A long region keeps only its best candidates as it grows.
+      if (open.matches.size() > 256) KeepBest(&open.matches, std::max<std::size_t>(options.match.top, 64));
+    }
+  }
+  close();
+  if (summary) *summary = sum;
+  if (chunker.failed()) return Status::IoError("read error");
+  return Status::Ok();
+}
+
+Result<std::vector<EnvPair>> ParseEnv(std::string_view text) {
+  std::vector<EnvPair> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t comma = text.find(',', start);
+    std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    start = comma == std::string_view::npos ? text.size() : comma + 1;
+    if (item.empty()) continue;
+    std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == item.size()) {
+      return Status::InvalidArgument(fmt::format("--env: \"{}\" is not KEY=VALUE", item));
+    }
+    out.push_back({std::string(item.substr(0, eq)), std::string(item.substr(eq + 1))});
+  }
+  return out;
+}
+
+}  // namespace kedb

@@ -1,0 +1,353 @@
+#include "match/pattern_set.h"
+
+#include <hs/hs.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "match/prefilter.h"
+
+namespace kedb::match {
+namespace fs = std::filesystem;
+namespace {
+
+// Bump when the prefilter's choices or the cache layout change.
+constexpr uint32_t kCacheFormat = 1;
+constexpr char kCacheMagic[8] = {'K', 'E', 'D', 'B', 'P', 'F', 'X', '1'};
+
+uint64_t CacheKey(const std::vector<std::string>& patterns) {
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_64bits_reset(st);
+  std::string header = fmt::format("{}|{}|", kCacheFormat, hs_version());
+  XXH3_64bits_update(st, header.data(), header.size());
+  for (const auto& p : patterns) {
+    uint64_t len = p.size();
+    XXH3_64bits_update(st, &len, sizeof len);
+    XXH3_64bits_update(st, p.data(), p.size());
+  }
+  uint64_t h = XXH3_64bits_digest(st);
+  XXH3_freeState(st);
+  return h;
+}
+
+// Little binary writer/reader for the cache file.
+void PutU64(std::string* out, uint64_t v) { out->append(reinterpret_cast<const char*>(&v), sizeof v); }
+void PutBytes(std::string* out, std::string_view b) {
+  PutU64(out, b.size());
+  out->append(b);
+}
+void PutU32s(std::string* out, const std::vector<uint32_t>& v) {
+  PutU64(out, v.size());
+  out->append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(uint32_t));
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string_view b) : b_(b) {}
+  bool U64(uint64_t* v) {
+    if (b_.size() < sizeof *v) return false;
+    std::memcpy(v, b_.data(), sizeof *v);
+    b_.remove_prefix(sizeof *v);
+    return true;
+  }
+  bool Bytes(std::string_view* v) {
+    uint64_t n;
+    if (!U64(&n) || b_.size() < n) return false;
+    *v = b_.substr(0, n);
+    b_.remove_prefix(n);
+    return true;
+  }
+  bool U32s(std::vector<uint32_t>* v) {
+    uint64_t n;
+    if (!U64(&n) || n > b_.size() / sizeof(uint32_t)) return false;
+    v->resize(n);
+    std::memcpy(v->data(), b_.data(), n * sizeof(uint32_t));
+    b_.remove_prefix(n * sizeof(uint32_t));
+    return true;
+  }
+  bool done() const { return b_.empty(); }
+
+ private:
+  std::string_view b_;
+};
+
+bool ValidUtf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    char32_t c;
+    std::size_t n = internal::DecodeUtf8(s, i, &c);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+// Hyperscan's UTF-8 mode needs valid UTF-8. Invalid bytes become '?': that
+// can only add candidates (PCRE2 never matches an invalid byte), which
+// confirmation then drops.
+std::string SanitizeUtf8(std::string_view s) {
+  std::string out(s);
+  for (std::size_t i = 0; i < out.size();) {
+    if (static_cast<unsigned char>(out[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    char32_t c;
+    std::size_t n = internal::DecodeUtf8(out, i, &c);
+    if (n == 0) {
+      out[i] = '?';
+      n = 1;
+    }
+    i += n;
+  }
+  return out;
+}
+
+std::size_t LineOf(const std::vector<std::size_t>& starts, std::size_t offset) {
+  return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin()) - 1;
+}
+
+std::string_view LineText(std::string_view text, const std::vector<std::size_t>& starts, std::size_t i) {
+  std::size_t b = starts[i];
+  std::size_t e = i + 1 < starts.size() ? starts[i + 1] : text.size();
+  std::string_view line = text.substr(b, e - b);
+  if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PatternSet>> PatternSet::Build(std::vector<std::string> python_patterns,
+                                                      const std::string& cache_dir) {
+  auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<PatternSet> set(new PatternSet());
+  set->patterns_ = std::move(python_patterns);
+  set->compiled_ = std::make_unique<Compiled[]>(set->patterns_.size());
+  set->stats_.patterns = set->patterns_.size();
+
+  uint64_t key = CacheKey(set->patterns_);
+  std::string cache_path;
+  if (!cache_dir.empty()) cache_path = (fs::path(cache_dir) / fmt::format("patterns-{:016x}.bin", key)).string();
+  if (cache_path.empty() || !set->LoadCache(cache_path, key)) {
+    if (Status st = set->BuildPrefilter(); !st.ok()) return st;
+    if (!cache_path.empty()) set->SaveCache(cache_path, key);
+  }
+  set->stats_.build_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return set;
+}
+
+const PatternSet::Compiled& PatternSet::Get(uint32_t p) const {
+  Compiled& c = compiled_[p];
+  std::call_once(c.once, [&]() {
+    auto parsed = ParsePythonRegex(patterns_[p]);
+    if (auto* info = std::get_if<PatternInfo>(&parsed)) {
+      c.info = std::make_unique<PatternInfo>(std::move(*info));
+      auto re = Pcre2Regex::Compile(c.info->pcre2);
+      if (auto* ok = std::get_if<Pcre2Regex>(&re)) c.regex = std::make_unique<Pcre2Regex>(std::move(*ok));
+    }
+  });
+  return c;
+}
+
+Status PatternSet::BuildPrefilter() {
+  std::map<std::string, std::vector<uint32_t>> by_literal;
+  std::vector<std::string> fallback_exprs;
+  std::vector<unsigned> fallback_flags;
+  for (uint32_t p = 0; p < patterns_.size(); ++p) {
+    const Compiled& c = Get(p);
+    if (!c.info || !c.regex) {
+      ++stats_.invalid;
+      continue;
+    }
+    std::vector<std::string> factor = ChooseFactor(*c.info);
+    if (!factor.empty()) {
+      for (auto& lit : factor) by_literal[lit].push_back(p);
+      ++stats_.prefiltered;
+      continue;
+    }
+    // No literal: the full pattern goes to Hyperscan, which either takes it
+    // exactly, or as a prefilter (look-arounds, back-references).
+    unsigned flags = HS_FLAG_CASELESS | HS_FLAG_UTF8 | HS_FLAG_ALLOWEMPTY;
+    hs_expr_info_t* info = nullptr;
+    hs_compile_error_t* err = nullptr;
+    bool ok = hs_expression_info(c.info->pcre2.c_str(), flags, &info, &err) == HS_SUCCESS;
+    if (!ok) {
+      hs_free_compile_error(err);
+      flags |= HS_FLAG_PREFILTER;
+      ok = hs_expression_info(c.info->pcre2.c_str(), flags, &info, &err) == HS_SUCCESS;
+      if (!ok) hs_free_compile_error(err);
+    }
+    free(info);  // NOLINT: Hyperscan allocates with malloc
+    if (ok) {
+      fallback_exprs.push_back(c.info->pcre2);
+      fallback_flags.push_back(flags);
+      fallback_.push_back(p);
+    } else {
+      every_line_.push_back(p);
+    }
+  }
+  std::vector<std::string> literals;
+  lit_offsets_.push_back(0);
+  for (auto& [lit, pats] : by_literal) {
+    literals.push_back(lit);
+    lit_patterns_.insert(lit_patterns_.end(), pats.begin(), pats.end());
+    lit_offsets_.push_back(static_cast<uint32_t>(lit_patterns_.size()));
+  }
+  auto lit_db = HsDatabase::CompileLiterals(literals);
+  if (!lit_db.ok()) return lit_db.status();
+  literal_db_ = std::move(lit_db).value();
+  auto re_db = HsDatabase::CompileRegexes(fallback_exprs, fallback_flags);
+  if (!re_db.ok()) return re_db.status();
+  fallback_db_ = std::move(re_db).value();
+  stats_.fallback = fallback_.size();
+  stats_.every_line = every_line_.size();
+  stats_.literals = literals.size();
+  return Status::Ok();
+}
+
+void PatternSet::SaveCache(const std::string& path, uint64_t key) const {
+  std::string out(kCacheMagic, sizeof kCacheMagic);
+  PutU64(&out, key);
+  PutU64(&out, patterns_.size());
+  PutBytes(&out, literal_db_.Serialize());
+  PutU32s(&out, lit_offsets_);
+  PutU32s(&out, lit_patterns_);
+  PutBytes(&out, fallback_db_.Serialize());
+  PutU32s(&out, fallback_);
+  PutU32s(&out, every_line_);
+  std::vector<uint32_t> counts = {static_cast<uint32_t>(stats_.prefiltered), static_cast<uint32_t>(stats_.invalid)};
+  PutU32s(&out, counts);
+  PutU64(&out, XXH3_64bits(out.data(), out.size()));
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  std::string tmp = path + fmt::format(".tmp{}", ::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f.write(out.data(), static_cast<std::streamsize>(out.size()));
+    if (!f) {
+      fs::remove(tmp, ec);
+      return;  // an unwritable cache only costs time
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) fs::remove(tmp, ec);
+}
+
+bool PatternSet::LoadCache(const std::string& path, uint64_t key) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (bytes.size() < sizeof kCacheMagic + 16 || std::memcmp(bytes.data(), kCacheMagic, sizeof kCacheMagic) != 0) {
+    return false;
+  }
+  uint64_t checksum;
+  std::memcpy(&checksum, bytes.data() + bytes.size() - 8, 8);
+  if (XXH3_64bits(bytes.data(), bytes.size() - 8) != checksum) return false;
+  Reader r(std::string_view(bytes).substr(sizeof kCacheMagic, bytes.size() - sizeof kCacheMagic - 8));
+  uint64_t file_key, n;
+  std::string_view lit_bytes, re_bytes;
+  std::vector<uint32_t> counts;
+  if (!r.U64(&file_key) || file_key != key || !r.U64(&n) || n != patterns_.size() || !r.Bytes(&lit_bytes) ||
+      !r.U32s(&lit_offsets_) || !r.U32s(&lit_patterns_) || !r.Bytes(&re_bytes) || !r.U32s(&fallback_) ||
+      !r.U32s(&every_line_) || !r.U32s(&counts) || !r.done() || counts.size() != 2) {
+    lit_offsets_.clear(), lit_patterns_.clear(), fallback_.clear(), every_line_.clear();
+    return false;
+  }
+  // Indexes must stay in range whatever the file says.
+  auto in_range = [&](const std::vector<uint32_t>& v) {
+    return std::all_of(v.begin(), v.end(), [&](uint32_t p) { return p < patterns_.size(); });
+  };
+  bool offsets_ok = !lit_offsets_.empty() && lit_offsets_.back() == lit_patterns_.size() &&
+                    std::is_sorted(lit_offsets_.begin(), lit_offsets_.end());
+  auto lit_db = HsDatabase::Deserialize(lit_bytes);
+  auto re_db = HsDatabase::Deserialize(re_bytes);
+  if (!offsets_ok || !in_range(lit_patterns_) || !in_range(fallback_) || !in_range(every_line_) || !lit_db.ok() ||
+      !re_db.ok()) {
+    lit_offsets_.clear(), lit_patterns_.clear(), fallback_.clear(), every_line_.clear();
+    return false;
+  }
+  literal_db_ = std::move(lit_db).value();
+  fallback_db_ = std::move(re_db).value();
+  stats_.literals = lit_offsets_.size() - 1;
+  stats_.prefiltered = counts[0];
+  stats_.invalid = counts[1];
+  stats_.fallback = fallback_.size();
+  stats_.every_line = every_line_.size();
+  stats_.from_cache = true;
+  return true;
+}
+
+void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& line_starts,
+                      std::vector<LineHit>* hits) const {
+  if (text.empty() || line_starts.empty()) return;
+  std::vector<LineHit> candidates;
+  // Literal hits arrive in order of end offset, so the line is usually the
+  // one before; a binary search covers the rest.
+  std::size_t cur = 0;
+  auto line_of = [&](std::size_t end) {
+    std::size_t off = end > 0 ? end - 1 : 0;
+    if (!(line_starts[cur] <= off && (cur + 1 >= line_starts.size() || off < line_starts[cur + 1]))) {
+      cur = LineOf(line_starts, off);
+    }
+    return static_cast<uint32_t>(cur);
+  };
+  literal_db_.Scan(text, [&](unsigned lit, unsigned long long end) {
+    uint32_t line = line_of(end);
+    for (uint32_t k = lit_offsets_[lit]; k < lit_offsets_[lit + 1]; ++k) candidates.push_back({line, lit_patterns_[k]});
+  });
+  if (!fallback_db_.empty()) {
+    cur = 0;
+    auto on_match = [&](unsigned j, unsigned long long end) { candidates.push_back({line_of(end), fallback_[j]}); };
+    if (ValidUtf8(text)) {
+      fallback_db_.Scan(text, on_match);
+    } else {
+      std::string clean = SanitizeUtf8(text);
+      fallback_db_.Scan(clean, on_match);
+    }
+  }
+  for (uint32_t p : every_line_) {
+    for (uint32_t i = 0; i < line_starts.size(); ++i) candidates.push_back({i, p});
+  }
+  Confirm(text, line_starts, &candidates, hits);
+}
+
+void PatternSet::Confirm(std::string_view text, const std::vector<std::size_t>& line_starts,
+                         std::vector<LineHit>* candidates, std::vector<LineHit>* hits) const {
+  auto key = [](const LineHit& h) { return (static_cast<uint64_t>(h.line) << 32) | h.pattern; };
+  std::sort(candidates->begin(), candidates->end(), [&](const LineHit& a, const LineHit& b) { return key(a) < key(b); });
+  candidates->erase(std::unique(candidates->begin(), candidates->end(),
+                                [&](const LineHit& a, const LineHit& b) { return key(a) == key(b); }),
+                    candidates->end());
+  for (const LineHit& c : *candidates) {
+    const Compiled& comp = Get(c.pattern);
+    if (comp.regex && comp.regex->Search(LineText(text, line_starts, c.line))) hits->push_back(c);
+  }
+}
+
+std::optional<std::vector<std::optional<Span>>> PatternSet::Captures(uint32_t p, std::string_view line) const {
+  const Compiled& c = Get(p);
+  if (!c.regex) return std::nullopt;
+  return c.regex->Captures(line);
+}
+
+std::vector<std::string> PatternSet::GroupNames(uint32_t p) const {
+  const Compiled& c = Get(p);
+  return c.regex ? c.regex->group_names() : std::vector<std::string>{};
+}
+
+const PatternInfo* PatternSet::Info(uint32_t p) const { return Get(p).info.get(); }
+
+}  // namespace kedb::match

@@ -1,0 +1,106 @@
+// PatternSet: every record's regex, matched against many lines in one pass.
+//
+// How a scan works, and why:
+//   1. Prefilter. Each pattern is reduced to a set of literals such that any
+//      match contains at least one of them (its "factor"). All factors go
+//      into one Hyperscan literal database, which finds them in a whole chunk
+//      of lines at once. The corpus's patterns are broad (`.*` chains, short
+//      alternatives) and a full Hyperscan regex database over them scans at
+//      only 30-70 MB/s; a literal database scans at hundreds of MB/s.
+//      Patterns with no usable factor go into a Hyperscan regex database,
+//      scanned over the same chunk.
+//   2. Confirm. Each (line, pattern) candidate is confirmed with PCRE2 on
+//      that line alone, with Python `re` semantics: a hit is never credited
+//      to the wrong line, and nothing matches across a newline.
+// PCRE2 patterns are compiled lazily, on a pattern's first candidate: most
+// patterns never see one in a given log, so start-up stays cheap.
+//
+// The prefilter databases are cached on disk keyed by a hash of the
+// patterns; a stale or corrupt cache file is rebuilt, never trusted.
+//
+// Thread-safe: const methods may run concurrently.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kedb/status.h"
+#include "match/hs_database.h"
+#include "match/pcre2_regex.h"
+#include "match/python_regex.h"
+
+namespace kedb::match {
+
+struct LineHit {
+  uint32_t line;     // index into the line_starts given to Scan
+  uint32_t pattern;  // index into the patterns given to Build
+};
+
+struct PatternSetStats {
+  std::size_t patterns = 0;
+  std::size_t prefiltered = 0;  // patterns reached through a literal factor
+  std::size_t fallback = 0;     // patterns in the Hyperscan regex database
+  std::size_t every_line = 0;   // patterns neither can take: PCRE2 on every line
+  std::size_t invalid = 0;      // patterns that do not parse (never match)
+  std::size_t literals = 0;
+  bool from_cache = false;
+  double build_seconds = 0;
+};
+
+class PatternSet {
+ public:
+  // Builds the set. `cache_dir` ("" for none) holds the prefilter cache;
+  // failure to write it is not an error.
+  static Result<std::unique_ptr<PatternSet>> Build(std::vector<std::string> python_patterns,
+                                                   const std::string& cache_dir);
+
+  // `text` holds whole lines; line i spans [line_starts[i], line_starts[i+1])
+  // (the last line runs to the end), trailing "\n" or "\r\n" excluded from
+  // matching. Appends confirmed hits ordered by line, then pattern.
+  void Scan(std::string_view text, const std::vector<std::size_t>& line_starts,
+            std::vector<LineHit>* hits) const;
+
+  // The leftmost match of pattern `p` in `line`, and its groups.
+  std::optional<std::vector<std::optional<Span>>> Captures(uint32_t p, std::string_view line) const;
+  // Group names of pattern `p` ("" for unnamed), group 0 first.
+  std::vector<std::string> GroupNames(uint32_t p) const;
+  // Analysis of pattern `p`, nullptr when it does not parse.
+  const PatternInfo* Info(uint32_t p) const;
+
+  const PatternSetStats& stats() const { return stats_; }
+  std::size_t size() const { return patterns_.size(); }
+
+ private:
+  struct Compiled {
+    std::once_flag once;
+    std::unique_ptr<PatternInfo> info;  // null when the pattern does not parse
+    std::unique_ptr<Pcre2Regex> regex;  // null when it does not compile
+  };
+  PatternSet() = default;
+  const Compiled& Get(uint32_t p) const;
+  Status BuildPrefilter();
+  bool LoadCache(const std::string& path, uint64_t key);
+  void SaveCache(const std::string& path, uint64_t key) const;
+  void Confirm(std::string_view text, const std::vector<std::size_t>& line_starts, std::vector<LineHit>* candidates,
+               std::vector<LineHit>* hits) const;
+
+  std::vector<std::string> patterns_;
+  std::unique_ptr<Compiled[]> compiled_;
+
+  // Prefilter: literal i leads to patterns lit_patterns_[lit_offsets_[i] ..
+  // lit_offsets_[i+1]); regex-database expression j is pattern fallback_[j].
+  HsDatabase literal_db_;
+  std::vector<uint32_t> lit_offsets_, lit_patterns_;
+  HsDatabase fallback_db_;
+  std::vector<uint32_t> fallback_;
+  std::vector<uint32_t> every_line_;
+  PatternSetStats stats_;
+};
+
+}  // namespace kedb::match

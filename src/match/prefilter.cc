@@ -1,0 +1,88 @@
+#include "match/prefilter.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace kedb::match {
+namespace {
+
+// Words so common in ordinary logs that a factor made of them passes most
+// lines to confirmation. Lower case.
+constexpr std::string_view kCommonWords[] = {
+    "error", "errors", "failed", "failure", "fail", "warning", "warn", "info", "debug", "exception",
+    "the", "and", "for", "not", "with", "from", "http", "https", "request", "response", "file",
+    "line", "time", "timeout", "server", "client", "user", "data", "value", "true", "false", "null",
+    "none", "test", "build", "step", "epoch", "loss", "config", "status", "code", "version", "read",
+    "write", "open", "close", "start", "stop", "run", "running", "process", "thread", "memory",
+};
+
+bool IsCommonWord(std::string_view lit) {
+  return std::find(std::begin(kCommonWords), std::end(kCommonWords), lit) != std::end(kCommonWords);
+}
+
+// Whether Hyperscan's ASCII caseless matching of this code point agrees
+// with PCRE2's Unicode caseless matching: ASCII, and scripts without case.
+bool CaselessSafe(char32_t c) {
+  if (c < 0x80) return true;
+  if (c >= 0x3000 && c < 0xFF00) return true;  // CJK, kana, Hangul syllables
+  if (c >= 0x1100 && c < 0x1200) return true;  // Hangul Jamo
+  if (c >= 0x20000 && c < 0x30000) return true;  // CJK extensions
+  return false;
+}
+
+// The longest piece of `lit` made only of caseless-safe code points.
+std::string SafePiece(const std::string& lit) {
+  std::size_t best_begin = 0, best_len = 0, begin = 0;
+  for (std::size_t i = 0; i < lit.size();) {
+    char32_t c = 0;
+    std::size_t n = internal::DecodeUtf8(lit, i, &c);
+    if (n == 0) n = 1, c = 0xFFFD;
+    if (!CaselessSafe(c)) {
+      if (i - begin > best_len) best_begin = begin, best_len = i - begin;
+      begin = i + n;
+    }
+    i += n;
+  }
+  if (lit.size() - begin > best_len) best_begin = begin, best_len = lit.size() - begin;
+  return lit.substr(best_begin, best_len);
+}
+
+// How selective a literal is, roughly: its length in bytes, much less for a
+// common word.
+double Weight(const std::string& lit) {
+  double w = static_cast<double>(lit.size());
+  return IsCommonWord(lit) ? w / 4 : w;
+}
+
+}  // namespace
+
+std::vector<std::string> ChooseFactor(const PatternInfo& info) {
+  std::vector<std::vector<std::string>> candidates;
+  for (const auto& lit : info.required_literals) candidates.push_back({lit});
+
+  std::vector<std::string> best;
+  double best_score = 0;
+  for (const auto& set : candidates) {
+    if (set.empty()) continue;
+    std::vector<std::string> safe;
+    double score = 1e9;
+    for (const auto& lit : set) {
+      std::string piece = SafePiece(lit);
+      score = std::min(score, Weight(piece));
+      safe.push_back(std::move(piece));
+    }
+    // Each extra alternative costs a little: more literals, more hits.
+    score -= 0.05 * static_cast<double>(safe.size() - 1);
+    if (score > best_score) {
+      best_score = score;
+      best = std::move(safe);
+    }
+  }
+  // One- and two-byte literals hit nearly every line: not worth a factor.
+  if (best_score < 2.5) return {};
+  std::sort(best.begin(), best.end());
+  best.erase(std::unique(best.begin(), best.end()), best.end());
+  return best;
+}
+
+}  // namespace kedb::match

@@ -1,0 +1,41 @@
+// Ranking: how well a hit explains the error line, as an engineer would
+// judge it. A specific pattern that covers most of the line beats a generic
+// one that fires on a word of it; among variants of one error, the one whose
+// versions and OS fit the user's environment wins; confidence and evidence
+// break ties.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "kedb/match.h"
+#include "kedb/record.h"
+#include "match/pcre2_regex.h"
+#include "match/python_regex.h"
+
+namespace kedb::match {
+
+// Weights of the factors; they sum to 1.
+struct RankWeights {
+  double specificity = 0.45;
+  double coverage = 0.30;
+  double env = 0.10;
+  double confidence = 0.10;
+  double evidence = 0.05;
+};
+
+// Versions and OS names mentioned in `text` ("torch 2.2.1", "CUDA 12.1",
+// "Ubuntu"), normalised like --env pairs.
+std::vector<EnvPair> EnvFromText(std::string_view text);
+
+// How well `record` fits `env`: +1 every stated product/OS it mentions
+// agrees, -1 they all conflict, 0 when nothing can be compared.
+double EnvFit(const Record& record, const std::vector<EnvPair>& env, std::string* detail);
+
+// Scores a hit of `record` (pattern analysis `info`) spanning `span` of
+// `line`. `env` is the explicit environment, `text_env` what the text says.
+double Score(const Record& record, const PatternInfo* info, std::string_view line, Span span,
+             const std::vector<EnvPair>& env, const std::vector<EnvPair>& text_env, std::vector<ScoreFactor>* why,
+             const RankWeights& weights = {});
+
+}  // namespace kedb::match

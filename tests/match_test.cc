@@ -1,0 +1,219 @@
+// The matcher: every known error in one pass, exact spans, ranking, cache.
+#include <chrono>
+
+#include <gtest/gtest.h>
+
+#include "kedb/engine.h"
+#include "match/pattern_set.h"
+#include "match/pcre2_regex.h"
+#include "test_util.h"
+
+namespace kedb {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+std::shared_ptr<const Engine> OpenBundled(const TempDir& cache) {
+  auto e = Engine::Open((testing::SourceDir() / "kb").string(), OpenOptions{.cache_dir = cache.path().string()});
+  EXPECT_TRUE(e.ok()) << e.status().message();
+  return e.ok() ? e.value() : nullptr;
+}
+
+Record Rec(std::string id, std::string signature, std::string regex) {
+  Record r;
+  r.id = std::move(id);
+  r.signature = std::move(signature);
+  r.regex = std::move(regex);
+  r.domain = "t";
+  return r;
+}
+
+std::shared_ptr<const Engine> FromRecords(std::vector<Record> records, const TempDir& cache) {
+  auto e = Engine::FromKnowledgeBase(KnowledgeBase::FromRecords(std::move(records)), cache.path().string());
+  EXPECT_TRUE(e.ok()) << e.status().message();
+  return e.ok() ? e.value() : nullptr;
+}
+
+TEST(Match, SpecificBeatsGeneric) {
+  TempDir cache;
+  auto engine = OpenBundled(cache);
+  const std::string text =
+      "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0";
+  MatchResult r = engine->Match(text, MatchOptions{});
+  ASSERT_GE(r.matches.size(), 2u);
+  EXPECT_FALSE(r.abstained);
+  EXPECT_EQ(r.matches[0].record->id, "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_EQ(r.matches[1].record->id, "cuda/cudnn-batch-norm-bad-param");
+  EXPECT_GT(r.matches[0].score, r.matches[1].score);
+  // The span is exactly the regex's match.
+  EXPECT_EQ(text.substr(r.matches[0].begin, r.matches[0].end - r.matches[0].begin),
+            "CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon");
+  EXPECT_EQ(text.substr(r.matches[1].begin, r.matches[1].end - r.matches[1].begin), "CUDNN_STATUS_BAD_PARAM");
+  // Every score explains itself.
+  ASSERT_EQ(r.matches[0].why.size(), 5u);
+  EXPECT_EQ(r.matches[0].why[0].name, "specificity");
+  EXPECT_GT(r.matches[0].why[0].value, r.matches[1].why[0].value);
+  EXPECT_GT(r.matches[0].why[1].value, r.matches[1].why[1].value);
+}
+
+TEST(Match, LinesAndSpansInAMultiLineText) {
+  TempDir cache;
+  auto engine = OpenBundled(cache);
+  const std::string text =
+      "epoch 1 step 10 loss=0.31\r\n"
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 12, in <module>\n"
+      "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED when calling cudnnRNNBackwardData_v8\n";
+  MatchResult r = engine->Match(text, MatchOptions{});
+  ASSERT_EQ(r.matches.size(), 1u);
+  EXPECT_EQ(r.matches[0].record->id, "cuda/cudnn-rnn-double-backward");
+  EXPECT_EQ(r.matches[0].line, 4u);
+  EXPECT_EQ(text.substr(r.matches[0].begin, r.matches[0].end - r.matches[0].begin),
+            "CUDNN_STATUS_NOT_SUPPORTED when calling cudnnRNNBackwardData");
+}
+
+TEST(Match, NothingKnownAbstains) {
+  TempDir cache;
+  auto engine = OpenBundled(cache);
+  MatchResult r = engine->Match("everything is fine\nepoch 3 done", MatchOptions{});
+  EXPECT_TRUE(r.matches.empty());
+  EXPECT_TRUE(r.abstained);
+}
+
+TEST(Match, PythonDialectAndCaptures) {
+  TempDir cache;
+  auto engine = FromRecords(
+      {Rec("t/named", "No module named 'torch'", R"(No module named '(?P<module>[\w.]+)')"),
+       Rec("t/end", "fatal: bad object HEAD", R"(bad object \w+\Z)"),
+       Rec("t/count", "retry 12 times", R"(retry \d{,3} times)"),
+       Rec("t/nolit", "code 123-4567", R"(\d{3}-\d{4})"),
+       Rec("t/look", "found it", R"((?<!not )found)")},
+      cache);
+  auto r = engine->Match("ImportError: No module named 'torch.nn'", MatchOptions{});
+  ASSERT_EQ(r.matches.size(), 1u);
+  ASSERT_EQ(r.matches[0].captures.size(), 1u);
+  EXPECT_EQ(r.matches[0].captures[0].first, "module");
+  EXPECT_EQ(r.matches[0].captures[0].second, "torch.nn");
+  EXPECT_EQ(engine->Match("fatal: BAD OBJECT head", MatchOptions{}).matches.size(), 1u);   // case-insensitive
+  EXPECT_EQ(engine->Match("bad object head trailing", MatchOptions{}).matches.size(), 0u);  // \Z is the end
+  EXPECT_EQ(engine->Match("retry 999 times", MatchOptions{}).matches.size(), 1u);          // {,3} is {0,3}
+  EXPECT_EQ(engine->Match("retry 1000 times", MatchOptions{}).matches.size(), 0u);
+  EXPECT_EQ(engine->Match("call 555-0100 now", MatchOptions{}).matches.size(), 1u);        // no literal: regex db
+  EXPECT_EQ(engine->Match("we found it", MatchOptions{}).matches.size(), 1u);
+  EXPECT_EQ(engine->Match("we have not found it", MatchOptions{}).matches.size(), 0u);
+  EXPECT_GE(engine->patterns().stats().fallback, 1u);
+}
+
+TEST(Match, CatastrophicPatternGivesUpInsteadOfHanging) {
+  TempDir cache;
+  auto engine = FromRecords({Rec("t/evil", "aaaa", "(a+)+$"), Rec("t/ok", "boom", "boom")}, cache);
+  std::string line = std::string(5000, 'a') + "!";
+  auto r = engine->Match(line + "\nboom\n", MatchOptions{});
+  ASSERT_EQ(r.matches.size(), 1u);
+  EXPECT_EQ(r.matches[0].record->id, "t/ok");
+}
+
+TEST(Match, EnvironmentPicksTheFittingVariant) {
+  TempDir cache;
+  Record a = Rec("t/oom/torch1", "CUDA out of memory", "CUDA out of memory");
+  a.versions.push_back({"torch >=1.0,<2.0", "", "", "", "", "active"});
+  Record b = Rec("t/oom/torch2", "CUDA out of memory", "CUDA out of memory");
+  b.versions.push_back({"PyTorch 2.2", "", "", "", "", "active"});
+  b.os_specific.push_back({"linux", ""});
+  auto engine = FromRecords({a, b}, cache);
+  MatchOptions opt;
+  opt.env = {{"torch", "1.13.1"}};
+  EXPECT_EQ(engine->Match("RuntimeError: CUDA out of memory", opt).matches[0].record->id, "t/oom/torch1");
+  opt.env = {{"torch", "2.2.1"}, {"os", "linux"}};
+  EXPECT_EQ(engine->Match("RuntimeError: CUDA out of memory", opt).matches[0].record->id, "t/oom/torch2");
+  // Without --env, versions named in the text count.
+  EXPECT_EQ(engine->Match("torch 1.12.0\nRuntimeError: CUDA out of memory", MatchOptions{}).matches[0].record->id,
+            "t/oom/torch1");
+  EXPECT_EQ(engine->Match("torch==2.2.0\nRuntimeError: CUDA out of memory", MatchOptions{}).matches[0].record->id,
+            "t/oom/torch2");
+}
+
+TEST(Match, ParseEnv) {
+  auto env = ParseEnv("torch=2.2,cudnn=8.9,os=linux");
+  ASSERT_TRUE(env.ok());
+  ASSERT_EQ(env->size(), 3u);
+  EXPECT_EQ((*env)[1].key, "cudnn");
+  EXPECT_EQ((*env)[1].value, "8.9");
+  EXPECT_FALSE(ParseEnv("torch").ok());
+  EXPECT_FALSE(ParseEnv("=2").ok());
+}
+
+TEST(PatternCache, ReusedWhenFreshRebuiltWhenCorrupt) {
+  TempDir cache;
+  std::vector<std::string> patterns = {"CUDA out of memory", R"(\d{3}-\d{4})", "NCCL (timeout|watchdog)"};
+  auto first = match::PatternSet::Build(patterns, cache.path().string());
+  ASSERT_TRUE(first.ok());
+  EXPECT_FALSE((*first)->stats().from_cache);
+  auto second = match::PatternSet::Build(patterns, cache.path().string());
+  ASSERT_TRUE(second.ok());
+  EXPECT_TRUE((*second)->stats().from_cache);
+
+  // Corrupt every cache file: the set is rebuilt and still matches.
+  for (const auto& e : fs::directory_iterator(cache.path())) {
+    std::string bytes = testing::ReadFile(e.path());
+    bytes[bytes.size() / 2] ^= 0x5a;
+    testing::WriteFile(e.path(), bytes);
+  }
+  auto third = match::PatternSet::Build(patterns, cache.path().string());
+  ASSERT_TRUE(third.ok());
+  EXPECT_FALSE((*third)->stats().from_cache);
+  std::string text = "NCCL watchdog fired\nok\ncall 555-0100\n";
+  std::vector<std::size_t> starts = {0, 20, 23};
+  std::vector<match::LineHit> hits;
+  (*third)->Scan(text, starts, &hits);
+  ASSERT_EQ(hits.size(), 2u);
+  EXPECT_EQ(hits[0].line, 0u);
+  EXPECT_EQ(hits[0].pattern, 2u);
+  EXPECT_EQ(hits[1].line, 2u);
+  EXPECT_EQ(hits[1].pattern, 1u);
+
+  // A truncated file is rejected too.
+  for (const auto& e : fs::directory_iterator(cache.path())) {
+    std::string bytes = testing::ReadFile(e.path());
+    testing::WriteFile(e.path(), bytes.substr(0, bytes.size() / 3));
+  }
+  auto fourth = match::PatternSet::Build(patterns, cache.path().string());
+  ASSERT_TRUE(fourth.ok());
+  EXPECT_FALSE((*fourth)->stats().from_cache);
+
+  // Different patterns never read another set's cache.
+  patterns.push_back("segfault");
+  auto fifth = match::PatternSet::Build(patterns, cache.path().string());
+  EXPECT_FALSE((*fifth)->stats().from_cache);
+}
+
+// The prefilter must never lose a true hit: on the corpus, every record
+// whose regex matches its own signature (checked directly with PCRE2) is
+// found among the matches for that signature.
+TEST(Match, CorpusPrefilterLosesNothing) {
+  KEDB_REQUIRE_SHARED(shared);
+  TempDir cache;
+  auto engine = Engine::Open((shared / "corpora/deadends/canons").string(),
+                             OpenOptions{.cache_dir = cache.path().string()});
+  ASSERT_TRUE(engine.ok());
+  MatchOptions all;
+  all.top = 100000;
+  std::size_t expected = 0, found = 0;
+  for (const Record& r : (*engine)->kb().records()) {
+    auto re = match::CompilePython(r.regex);
+    ASSERT_TRUE(std::holds_alternative<match::Pcre2Regex>(re)) << r.id;
+    if (!std::get<match::Pcre2Regex>(re).Search(r.signature)) continue;
+    ++expected;
+    auto result = (*engine)->Match(r.signature, all);
+    bool hit = std::any_of(result.matches.begin(), result.matches.end(),
+                           [&](const Match& m) { return m.record == &r; });
+    EXPECT_TRUE(hit) << r.id << ": " << r.regex;
+    found += hit;
+  }
+  EXPECT_EQ(expected, 2312u);
+  EXPECT_EQ(found, expected);
+}
+
+}  // namespace
+}  // namespace kedb
