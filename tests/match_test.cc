@@ -1,4 +1,5 @@
 // The matcher: every known error in one pass, exact spans, ranking, cache.
+#include <algorithm>
 #include <chrono>
 
 #include <gtest/gtest.h>
@@ -29,6 +30,12 @@ Record Rec(std::string id, std::string signature, std::string regex) {
   return r;
 }
 
+// Matches a pattern confirmed (fuzzy candidates left out).
+std::size_t RegexHits(const MatchResult& r) {
+  return static_cast<std::size_t>(
+      std::count_if(r.matches.begin(), r.matches.end(), [](const Match& m) { return m.kind == "regex"; }));
+}
+
 std::shared_ptr<const Engine> FromRecords(std::vector<Record> records, const TempDir& cache) {
   auto e = Engine::FromKnowledgeBase(KnowledgeBase::FromRecords(std::move(records)), cache.path().string());
   EXPECT_TRUE(e.ok()) << e.status().message();
@@ -51,7 +58,7 @@ TEST(Match, SpecificBeatsGeneric) {
             "CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon");
   EXPECT_EQ(text.substr(r.matches[1].begin, r.matches[1].end - r.matches[1].begin), "CUDNN_STATUS_BAD_PARAM");
   // Every score explains itself.
-  ASSERT_EQ(r.matches[0].why.size(), 5u);
+  ASSERT_EQ(r.matches[0].why.size(), 7u);
   EXPECT_EQ(r.matches[0].why[0].name, "specificity");
   EXPECT_GT(r.matches[0].why[0].value, r.matches[1].why[0].value);
   EXPECT_GT(r.matches[0].why[1].value, r.matches[1].why[1].value);
@@ -66,7 +73,7 @@ TEST(Match, LinesAndSpansInAMultiLineText) {
       "  File \"train.py\", line 12, in <module>\n"
       "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED when calling cudnnRNNBackwardData_v8\n";
   MatchResult r = engine->Match(text, MatchOptions{});
-  ASSERT_EQ(r.matches.size(), 1u);
+  ASSERT_EQ(RegexHits(r), 1u);
   EXPECT_EQ(r.matches[0].record->id, "cuda/cudnn-rnn-double-backward");
   EXPECT_EQ(r.matches[0].line, 4u);
   EXPECT_EQ(text.substr(r.matches[0].begin, r.matches[0].end - r.matches[0].begin),
@@ -91,17 +98,18 @@ TEST(Match, PythonDialectAndCaptures) {
        Rec("t/look", "found it", R"((?<!not )found)")},
       cache);
   auto r = engine->Match("ImportError: No module named 'torch.nn'", MatchOptions{});
-  ASSERT_EQ(r.matches.size(), 1u);
+  ASSERT_EQ(RegexHits(r), 1u);
+  EXPECT_EQ(r.matches[0].kind, "regex");
   ASSERT_EQ(r.matches[0].captures.size(), 1u);
   EXPECT_EQ(r.matches[0].captures[0].first, "module");
   EXPECT_EQ(r.matches[0].captures[0].second, "torch.nn");
-  EXPECT_EQ(engine->Match("fatal: BAD OBJECT head", MatchOptions{}).matches.size(), 1u);   // case-insensitive
-  EXPECT_EQ(engine->Match("bad object head trailing", MatchOptions{}).matches.size(), 0u);  // \Z is the end
-  EXPECT_EQ(engine->Match("retry 999 times", MatchOptions{}).matches.size(), 1u);          // {,3} is {0,3}
-  EXPECT_EQ(engine->Match("retry 1000 times", MatchOptions{}).matches.size(), 0u);
-  EXPECT_EQ(engine->Match("call 555-0100 now", MatchOptions{}).matches.size(), 1u);        // no literal: regex db
-  EXPECT_EQ(engine->Match("we found it", MatchOptions{}).matches.size(), 1u);
-  EXPECT_EQ(engine->Match("we have not found it", MatchOptions{}).matches.size(), 0u);
+  EXPECT_EQ(RegexHits(engine->Match("fatal: BAD OBJECT head", MatchOptions{})), 1u);   // case-insensitive
+  EXPECT_EQ(RegexHits(engine->Match("bad object head trailing", MatchOptions{})), 0u);  // \Z is the end
+  EXPECT_EQ(RegexHits(engine->Match("retry 999 times", MatchOptions{})), 1u);          // {,3} is {0,3}
+  EXPECT_EQ(RegexHits(engine->Match("retry 1000 times", MatchOptions{})), 0u);
+  EXPECT_EQ(RegexHits(engine->Match("call 555-0100 now", MatchOptions{})), 1u);        // no literal: regex db
+  EXPECT_EQ(RegexHits(engine->Match("we found it", MatchOptions{})), 1u);
+  EXPECT_EQ(RegexHits(engine->Match("we have not found it", MatchOptions{})), 0u);
   EXPECT_GE(engine->patterns().stats().fallback, 1u);
 }
 
@@ -110,7 +118,7 @@ TEST(Match, CatastrophicPatternGivesUpInsteadOfHanging) {
   auto engine = FromRecords({Rec("t/evil", "aaaa", "(a+)+$"), Rec("t/ok", "boom", "boom")}, cache);
   std::string line = std::string(5000, 'a') + "!";
   auto r = engine->Match(line + "\nboom\n", MatchOptions{});
-  ASSERT_EQ(r.matches.size(), 1u);
+  ASSERT_EQ(RegexHits(r), 1u);
   EXPECT_EQ(r.matches[0].record->id, "t/ok");
 }
 
@@ -213,6 +221,40 @@ TEST(Match, CorpusPrefilterLosesNothing) {
   }
   EXPECT_EQ(expected, 2312u);
   EXPECT_EQ(found, expected);
+}
+
+}  // namespace
+}  // namespace kedb
+
+namespace kedb {
+namespace {
+
+// When no pattern fires, a line that reads like a signature still finds its
+// record, marked fuzzy, and ranks below any regex hit.
+TEST(Match, FuzzyCandidateWhenNoPatternFires) {
+  testing::TempDir cache;
+  Record a;
+  a.id = "t/oom";
+  a.signature = "torch.cuda.OutOfMemoryError: CUDA out of memory";
+  a.regex = "torch\\.cuda\\.OutOfMemoryError";
+  a.domain = "cuda";
+  Record b;
+  b.id = "t/disk";
+  b.signature = "OSError: [Errno 28] No space left on device";
+  b.regex = "No space left on device";
+  b.domain = "os";
+  auto engine = Engine::FromKnowledgeBase(KnowledgeBase::FromRecords({a, b}), cache.path().string());
+  ASSERT_TRUE(engine.ok());
+  MatchResult r = (*engine)->Match("CUDA error: out of memory", MatchOptions{});
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches[0].record->id, "t/oom");
+  EXPECT_EQ(r.matches[0].kind, "fuzzy");
+  r = (*engine)->Match("CUDA error: out of memory\nOSError: [Errno 28] No space left on device", MatchOptions{});
+  ASSERT_EQ(r.matches.size(), 2u);
+  EXPECT_EQ(r.matches[0].kind, "regex");
+  EXPECT_EQ(r.matches[0].record->id, "t/disk");
+  EXPECT_EQ(r.matches[1].kind, "fuzzy");
+  EXPECT_TRUE((*engine)->Match("all good here", MatchOptions{}).abstained);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ namespace kedb {
 
 namespace match {
 class PatternSet;
+class SignatureIndex;
 }
 
 struct OpenOptions {
@@ -45,11 +46,13 @@ class Engine {
 
   const KnowledgeBase& kb() const { return kb_; }
   const match::PatternSet& patterns() const { return *patterns_; }
+  const match::SignatureIndex& signatures() const { return *signatures_; }
 
  private:
   Engine() = default;
   KnowledgeBase kb_;
   std::unique_ptr<match::PatternSet> patterns_;
+  std::unique_ptr<match::SignatureIndex> signatures_;
 };
 
 // Parses "torch=2.2,cudnn=8.9,os=linux". Fails on an item without '='.

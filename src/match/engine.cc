@@ -12,6 +12,7 @@
 #include "logs/line_chunker.h"
 #include "match/pattern_set.h"
 #include "match/rank.h"
+#include "match/similarity.h"
 
 namespace kedb {
 namespace fs = std::filesystem;
@@ -49,15 +50,18 @@ std::string_view LineAt(std::string_view text, const std::vector<std::size_t>& s
 }
 
 // Builds the Match for a confirmed hit of pattern `p` on `line`.
-Match MakeMatch(const Engine& engine, uint32_t p, std::string_view line, std::size_t line_offset,
-                std::size_t line_number, const MatchOptions& options, const std::vector<EnvPair>& text_env) {
+Match MakeMatch(const Engine& engine, uint32_t p, std::string_view line, const std::vector<std::string>& tokens,
+                std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
+                const std::vector<EnvPair>& text_env) {
   const match::PatternSet& set = engine.patterns();
   Match m;
   m.record = &engine.kb().records()[p];
   m.line = line_number;
-  match::Span span{0, 0};
+  match::HitEvidence hit;
+  hit.info = set.Info(p);
+  hit.line = line;
   if (auto groups = set.Captures(p, line); groups && !groups->empty() && (*groups)[0]) {
-    span = *(*groups)[0];
+    hit.span = *(*groups)[0];
     std::vector<std::string> names = set.GroupNames(p);
     for (std::size_t g = 1; g < groups->size(); ++g) {
       if (!(*groups)[g]) continue;
@@ -66,11 +70,37 @@ Match MakeMatch(const Engine& engine, uint32_t p, std::string_view line, std::si
       m.captures.emplace_back(std::move(name), std::string(line.substr(b, e - b)));
     }
   }
-  m.begin = line_offset + span.first;
-  m.end = line_offset + span.second;
-  m.score = match::Score(*m.record, set.Info(p), line, span, options.env, text_env, &m.why);
+  hit.similarity = engine.signatures().Similarity(tokens, p);
+  hit.mentions_domain = engine.signatures().MentionsDomain(tokens, p);
+  m.begin = line_offset + hit.span.first;
+  m.end = line_offset + hit.span.second;
+  m.score = match::Score(*m.record, hit, options.env, text_env, &m.why);
   return m;
 }
+
+// A candidate no pattern confirmed, found because the line reads like the
+// record's signature.
+Match MakeFuzzyMatch(const Engine& engine, std::size_t r, double similarity, std::string_view line,
+                     const std::vector<std::string>& tokens, std::size_t line_offset, std::size_t line_number,
+                     const MatchOptions& options, const std::vector<EnvPair>& text_env) {
+  Match m;
+  m.record = &engine.kb().records()[r];
+  m.kind = "fuzzy";
+  m.line = line_number;
+  m.begin = line_offset;
+  m.end = line_offset + line.size();
+  match::HitEvidence hit;
+  hit.line = line;
+  hit.similarity = similarity;
+  hit.mentions_domain = engine.signatures().MentionsDomain(tokens, r);
+  m.score = match::Score(*m.record, hit, options.env, text_env, &m.why);
+  return m;
+}
+
+// Fuzzy candidates need a line that shares most of its weight with a
+// signature.
+constexpr double kFuzzyMinSimilarity = 0.45;
+constexpr std::size_t kFuzzyLinesPerMessage = 2000;
 
 // Keeps each record's best match, best first, at most `top`.
 void KeepBest(std::vector<Match>* matches, std::size_t top) {
@@ -109,6 +139,7 @@ Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb
   auto set = match::PatternSet::Build(std::move(patterns), cache_dir);
   if (!set.ok()) return set.status();
   engine->patterns_ = std::move(set).value();
+  engine->signatures_ = std::make_unique<match::SignatureIndex>(engine->kb_);
   return std::shared_ptr<const Engine>(std::move(engine));
 }
 
@@ -118,10 +149,28 @@ MatchResult Engine::Match(std::string_view text, const MatchOptions& options) co
   std::vector<match::LineHit> hits;
   patterns_->Scan(text, starts, &hits);
   std::vector<EnvPair> text_env = match::EnvFromText(text);
-  for (const auto& h : hits) {
-    result.matches.push_back(
-        MakeMatch(*this, h.pattern, LineAt(text, starts, h.line), starts[h.line], h.line + 1, options, text_env));
+  std::vector<bool> regex_hit(kb_.size(), false);
+  std::size_t h = 0;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    std::string_view line = LineAt(text, starts, i);
+    bool has_hits = h < hits.size() && hits[h].line == i;
+    if (!has_hits && i >= kFuzzyLinesPerMessage) continue;
+    std::vector<std::string> tokens = match::SignatureIndex::Tokens(line);
+    for (; h < hits.size() && hits[h].line == i; ++h) {
+      regex_hit[hits[h].pattern] = true;
+      result.matches.push_back(MakeMatch(*this, hits[h].pattern, line, tokens, starts[i], i + 1, options, text_env));
+    }
+    if (i < kFuzzyLinesPerMessage) {
+      for (auto [r, sim] : signatures_->Nearest(tokens, options.top, kFuzzyMinSimilarity)) {
+        if (regex_hit[r]) continue;
+        result.matches.push_back(MakeFuzzyMatch(*this, r, sim, line, tokens, starts[i], i + 1, options, text_env));
+      }
+    }
   }
+  // A record hit by a pattern anywhere is not also offered as fuzzy.
+  std::erase_if(result.matches, [&](const kedb::Match& m) {
+    return m.kind == "fuzzy" && regex_hit[static_cast<std::size_t>(m.record - kb_.records().data())];
+  });
   KeepBest(&result.matches, options.top);
   result.abstained = result.matches.empty();
   return result;
@@ -161,8 +210,9 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, const std::fun
       open.last_line = line_no;
       // Versions named on the line itself inform the ranking.
       std::vector<EnvPair> text_env = match::EnvFromText(line);
+      std::vector<std::string> tokens = match::SignatureIndex::Tokens(line);
       for (; i < hits.size() && hits[i].line == line_index; ++i) {
-        open.matches.push_back(MakeMatch(*this, hits[i].pattern, line,
+        open.matches.push_back(MakeMatch(*this, hits[i].pattern, line, tokens,
                                          chunk.first_offset + chunk.line_starts[line_index], line_no, options.match,
                                          text_env));
       }

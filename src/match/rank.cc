@@ -166,16 +166,15 @@ double EnvFit(const Record& record, const std::vector<EnvPair>& env, std::string
   return static_cast<double>(agree - conflict) / static_cast<double>(agree + conflict);
 }
 
-double Score(const Record& record, const PatternInfo* info, std::string_view line, Span span,
-             const std::vector<EnvPair>& env, const std::vector<EnvPair>& text_env, std::vector<ScoreFactor>* why,
-             const RankWeights& w) {
-  double literal = info ? static_cast<double>(info->literal_chars) : 0;
+double Score(const Record& record, const HitEvidence& hit, const std::vector<EnvPair>& env,
+             const std::vector<EnvPair>& text_env, std::vector<ScoreFactor>* why, const RankWeights& w) {
+  double literal = hit.info ? static_cast<double>(hit.info->literal_chars) : 0;
   double specificity = 1 - std::exp(-literal / 20.0);
 
   // Share of the line's message the match covers (leading blanks aside).
-  std::size_t first = line.find_first_not_of(" \t");
-  std::size_t msg_len = first == std::string_view::npos ? 0 : line.size() - first;
-  std::size_t span_len = span.second - span.first;
+  std::size_t first = hit.line.find_first_not_of(" \t");
+  std::size_t msg_len = first == std::string_view::npos ? 0 : hit.line.size() - first;
+  std::size_t span_len = hit.span.second - hit.span.first;
   double coverage = msg_len == 0 ? 0 : std::min(1.0, static_cast<double>(span_len) / static_cast<double>(msg_len));
 
   std::string env_detail, text_detail;
@@ -183,19 +182,22 @@ double Score(const Record& record, const PatternInfo* info, std::string_view lin
   double text_fit = EnvFit(record, text_env, &text_detail);
   // What the user states outweighs what the text mentions.
   double env_fit = explicit_fit != 0 ? explicit_fit : 0.5 * text_fit;
-
+  double domain = hit.mentions_domain ? 1 : 0;
   double confidence = record.confidence.value_or(0.5);
   double evidence = std::min(1.0, std::log1p(static_cast<double>(record.evidence_count)) / std::log1p(100.0));
 
-  double score = w.specificity * specificity + w.coverage * coverage + w.env * env_fit +
-                 w.confidence * confidence + w.evidence * evidence;
+  double score = w.specificity * specificity + w.coverage * coverage + w.similarity * hit.similarity +
+                 w.domain * domain + w.env * env_fit + w.confidence * confidence + w.evidence * evidence;
   if (why) {
     why->push_back({"specificity", specificity, w.specificity,
-                    fmt::format("{} literal characters in the pattern", static_cast<int>(literal))});
+                    hit.info ? fmt::format("{} literal characters in the pattern", static_cast<int>(literal))
+                             : std::string("no pattern fired (fuzzy candidate)")});
     why->push_back({"coverage", coverage, w.coverage,
                     fmt::format("match covers {} of {} characters of the line", span_len, msg_len)});
-    why->push_back({"env", env_fit, w.env,
-                    explicit_fit != 0 ? "--env: " + env_detail : "text: " + text_detail});
+    why->push_back({"similarity", hit.similarity, w.similarity, "weighted word overlap of the line and the signature"});
+    why->push_back({"domain", domain, w.domain,
+                    hit.mentions_domain ? "the text names the domain \"" + record.domain + "\"" : "domain not named"});
+    why->push_back({"env", env_fit, w.env, explicit_fit != 0 ? "--env: " + env_detail : "text: " + text_detail});
     why->push_back({"confidence", confidence, w.confidence,
                     record.confidence ? "record confidence" : "record states none; 0.5 assumed"});
     why->push_back({"evidence", evidence, w.evidence, fmt::format("evidence_count {}", record.evidence_count)});

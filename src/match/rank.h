@@ -17,11 +17,22 @@ namespace kedb::match {
 
 // Weights of the factors; they sum to 1.
 struct RankWeights {
-  double specificity = 0.45;
-  double coverage = 0.30;
-  double env = 0.10;
-  double confidence = 0.10;
+  double specificity = 0.20;  // literal content of the pattern
+  double coverage = 0.10;     // share of the line the match spans
+  double similarity = 0.40;   // the line reads like the record's signature
+  double domain = 0.10;       // the text names the record's domain ("cuda", "docker")
+  double env = 0.08;          // versions and OS fit
+  double confidence = 0.07;
   double evidence = 0.05;
+};
+
+// What is known about one candidate on one line.
+struct HitEvidence {
+  const PatternInfo* info = nullptr;  // the pattern's analysis; null for a fuzzy candidate
+  std::string_view line;
+  Span span{0, 0};                    // the regex match in `line` ({0,0} when fuzzy)
+  double similarity = 0;              // SignatureIndex::Similarity of the line
+  bool mentions_domain = false;
 };
 
 // Versions and OS names mentioned in `text` ("torch 2.2.1", "CUDA 12.1",
@@ -32,10 +43,10 @@ std::vector<EnvPair> EnvFromText(std::string_view text);
 // agrees, -1 they all conflict, 0 when nothing can be compared.
 double EnvFit(const Record& record, const std::vector<EnvPair>& env, std::string* detail);
 
-// Scores a hit of `record` (pattern analysis `info`) spanning `span` of
-// `line`. `env` is the explicit environment, `text_env` what the text says.
-double Score(const Record& record, const PatternInfo* info, std::string_view line, Span span,
-             const std::vector<EnvPair>& env, const std::vector<EnvPair>& text_env, std::vector<ScoreFactor>* why,
-             const RankWeights& weights = {});
+// Scores a candidate. `env` is the explicit environment, `text_env` what
+// the text says. A fuzzy candidate has no specificity or coverage, so a
+// good regex hit outranks it.
+double Score(const Record& record, const HitEvidence& hit, const std::vector<EnvPair>& env,
+             const std::vector<EnvPair>& text_env, std::vector<ScoreFactor>* why, const RankWeights& weights = {});
 
 }  // namespace kedb::match

@@ -1,0 +1,107 @@
+#include "match/similarity.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+
+namespace kedb::match {
+namespace {
+
+bool WordByte(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
+
+// A word in more signatures than this carries little meaning for retrieval;
+// it still counts in similarity through its (low) weight, but does not
+// propose candidates.
+std::size_t MaxCandidateDf(std::size_t records) { return std::max<std::size_t>(50, records / 20); }
+
+}  // namespace
+
+std::vector<std::string> SignatureIndex::Tokens(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && !WordByte(static_cast<unsigned char>(text[i]))) ++i;
+    std::size_t b = i;
+    while (i < text.size() && WordByte(static_cast<unsigned char>(text[i]))) ++i;
+    if (i > b && i - b <= 64) {
+      std::string w(text.substr(b, i - b));
+      for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      out.push_back(std::move(w));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
+  std::unordered_map<std::string, std::size_t> df;
+  for (const Record& r : kb.records()) {
+    std::string text = r.signature;
+    for (const auto& a : r.aliases) text += "\n" + a;
+    signature_tokens_.push_back(Tokens(text));
+    for (const auto& t : signature_tokens_.back()) ++df[t];
+    std::string domain = r.domain;
+    for (char& c : domain) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    domains_.push_back(std::move(domain));
+  }
+  double n = static_cast<double>(std::max<std::size_t>(kb.size(), 1));
+  for (const auto& [t, d] : df) idf_[t] = std::log(1 + n / static_cast<double>(d));
+  unknown_idf_ = std::log(1 + n);
+  const std::size_t max_df = MaxCandidateDf(kb.size());
+  for (uint32_t i = 0; i < signature_tokens_.size(); ++i) {
+    double w = 0;
+    for (const auto& t : signature_tokens_[i]) {
+      w += idf_[t];
+      if (df[t] <= max_df) postings_[t].push_back(i);
+    }
+    signature_weight_.push_back(w);
+  }
+}
+
+double SignatureIndex::Idf(const std::string& token) const {
+  auto it = idf_.find(token);
+  return it == idf_.end() ? unknown_idf_ : it->second;
+}
+
+double SignatureIndex::Similarity(const std::vector<std::string>& tokens, std::size_t i) const {
+  const auto& sig = signature_tokens_[i];
+  if (sig.empty() || tokens.empty()) return 0;
+  double shared = 0, line_weight = 0;
+  for (const auto& t : tokens) {
+    double idf = Idf(t);
+    line_weight += idf;
+    if (std::binary_search(sig.begin(), sig.end(), t)) shared += idf;
+  }
+  if (shared <= 0) return 0;
+  double recall = shared / signature_weight_[i];
+  double precision = shared / line_weight;
+  return 2 * precision * recall / (precision + recall);
+}
+
+bool SignatureIndex::MentionsDomain(const std::vector<std::string>& tokens, std::size_t i) const {
+  return std::binary_search(tokens.begin(), tokens.end(), domains_[i]);
+}
+
+std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const std::vector<std::string>& tokens,
+                                                                     std::size_t k, double min_similarity) const {
+  std::unordered_map<uint32_t, double> partial;
+  for (const auto& t : tokens) {
+    auto it = postings_.find(t);
+    if (it == postings_.end()) continue;
+    for (uint32_t r : it->second) partial[r] += 1;
+  }
+  std::vector<std::pair<std::size_t, double>> out;
+  for (const auto& [r, _] : partial) {
+    double s = Similarity(tokens, r);
+    if (s >= min_similarity) out.emplace_back(r, s);
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  if (out.size() > k) out.resize(k);
+  return out;
+}
+
+}  // namespace kedb::match

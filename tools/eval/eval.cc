@@ -1,0 +1,195 @@
+// kedb-eval: measures how well `match` answers, on a file of cases.
+//
+//   kedb-eval --kb KB --cases FILE.jsonl [--level id|slug|domain] [--misses]
+//   kedb-eval --kb KB --self-retrieval [--exclude-domains a,b,...]
+//   kedb-eval --kb KB --scenarios error_scenarios.json
+//
+// A case is {"text": ..., "expected": [ids]} (an empty list: no known
+// error, the right answer is to abstain) or {"text": ..., "expected_domain":
+// "cuda"}. Prints P@1, MRR and the abstention rate, and with --misses every
+// case whose first answer is wrong.
+#include <fstream>
+#include <iostream>
+#include <set>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "kedb/engine.h"
+
+namespace {
+
+using kedb::Engine;
+using kedb::MatchResult;
+using kedb::Record;
+
+struct Case {
+  std::string name;
+  std::string text;
+  std::vector<std::string> expected;  // ids, or domains when by_domain
+  bool by_domain = false;
+};
+
+// The id's first two segments: "domain/slug" for "domain/slug/env".
+std::string Slug(const std::string& id) {
+  auto first = id.find('/');
+  if (first == std::string::npos) return id;
+  auto second = id.find('/', first + 1);
+  return second == std::string::npos ? id : id.substr(0, second);
+}
+
+std::string KeyOf(const Record& r, const std::string& level) {
+  if (level == "domain") return r.domain;
+  if (level == "slug") return Slug(r.id);
+  return r.id;
+}
+
+std::vector<Case> ReadCases(const std::string& path) {
+  std::vector<Case> cases;
+  std::ifstream in(path);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.contains("text")) {
+      std::cerr << fmt::format("{}:{}: not a case\n", path, n);
+      continue;
+    }
+    Case c;
+    c.name = j.value("name", fmt::format("line {}", n));
+    c.text = j["text"];
+    if (j.contains("expected_domain")) {
+      c.by_domain = true;
+      c.expected = {j["expected_domain"].get<std::string>()};
+    } else {
+      for (const auto& e : j.value("expected", nlohmann::json::array())) c.expected.push_back(e);
+    }
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<Case> SelfRetrieval(const Engine& engine, const std::set<std::string>& exclude) {
+  std::vector<Case> cases;
+  for (const Record& r : engine.kb().records()) {
+    if (exclude.count(r.domain)) continue;
+    cases.push_back({r.id, r.signature, {r.id}, false});
+  }
+  return cases;
+}
+
+std::vector<Case> Scenarios(const std::string& path) {
+  std::ifstream in(path);
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  std::vector<Case> cases;
+  if (!j.is_array()) return cases;
+  for (const auto& s : j) cases.push_back({s.value("id", ""), s.value("error_message", ""), {s.value("expected_domain", "")}, true});
+  return cases;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"kedb-eval: P@1, MRR and abstention of kedb match on a set of cases"};
+  std::string kb, cases_path, scenarios, level = "slug", exclude;
+  bool self = false, misses = false, json = false;
+  std::size_t top = 10;
+  app.add_option("--kb", kb, "Knowledge base")->required();
+  app.add_option("--cases", cases_path, "JSON Lines of {\"text\", \"expected\": [ids]} or {\"text\", \"expected_domain\"}");
+  app.add_option("--scenarios", scenarios, "A deadends.dev error_scenarios.json (scored by domain)");
+  app.add_flag("--self-retrieval", self, "Each record's signature must find the record");
+  app.add_option("--exclude-domains", exclude, "Comma-separated domains left out of --self-retrieval");
+  app.add_option("--level", level, "What counts as the right answer for id cases")
+      ->check(CLI::IsMember({"id", "slug", "domain"}));
+  app.add_option("--top", top, "Answers considered for MRR");
+  app.add_flag("--misses", misses, "List the cases whose first answer is wrong");
+  app.add_flag("--json", json, "Print the figures as JSON");
+  CLI11_PARSE(app, argc, argv);
+
+  auto engine = Engine::Open(kb, kedb::OpenOptions{});
+  if (!engine.ok()) {
+    std::cerr << "kedb-eval: " << engine.status().message() << "\n";
+    return 2;
+  }
+  std::vector<Case> cases;
+  std::string set_name;
+  if (self) {
+    std::set<std::string> ex;
+    for (std::size_t s = 0; s < exclude.size();) {
+      auto c = exclude.find(',', s);
+      ex.insert(exclude.substr(s, c == std::string::npos ? std::string::npos : c - s));
+      s = c == std::string::npos ? exclude.size() : c + 1;
+    }
+    cases = SelfRetrieval(**engine, ex);
+    set_name = "self-retrieval";
+  } else if (!scenarios.empty()) {
+    cases = Scenarios(scenarios);
+    set_name = "scenarios";
+  } else if (!cases_path.empty()) {
+    cases = ReadCases(cases_path);
+    set_name = cases_path;
+  } else {
+    std::cerr << "kedb-eval: give --cases, --scenarios or --self-retrieval\n";
+    return 2;
+  }
+
+  kedb::MatchOptions options;
+  options.top = top;
+  double p1 = 0, mrr = 0;
+  std::size_t known = 0, unknown = 0, abstained_unknown = 0, abstained_known = 0;
+  std::string miss_text;
+  for (const Case& c : cases) {
+    MatchResult r = (*engine)->Match(c.text, options);
+    if (c.expected.empty()) {
+      ++unknown;
+      if (r.matches.empty()) ++abstained_unknown;
+      else if (misses) miss_text += fmt::format("  [should abstain] {}: got {}\n", c.name, r.matches[0].record->id);
+      continue;
+    }
+    ++known;
+    if (r.matches.empty()) ++abstained_known;
+    std::string lvl = c.by_domain ? "domain" : level;
+    std::set<std::string> want;
+    for (const auto& e : c.expected) {
+      if (c.by_domain) {
+        want.insert(e);
+      } else if (const Record* rec = (*engine)->kb().Find(e)) {
+        want.insert(KeyOf(*rec, lvl));
+      } else {
+        want.insert(e);
+      }
+    }
+    std::size_t rank = 0;
+    for (std::size_t i = 0; i < r.matches.size(); ++i) {
+      if (want.count(KeyOf(*r.matches[i].record, lvl))) {
+        rank = i + 1;
+        break;
+      }
+    }
+    if (rank == 1) p1 += 1;
+    if (rank > 0) mrr += 1.0 / static_cast<double>(rank);
+    if (rank != 1 && misses) {
+      miss_text += fmt::format("  {} (rank {}): got {}\n", c.name, rank == 0 ? std::string("-") : std::to_string(rank),
+                               r.matches.empty() ? std::string("nothing") : r.matches[0].record->id);
+    }
+  }
+  double n = static_cast<double>(std::max<std::size_t>(known, 1));
+  double abst = unknown ? static_cast<double>(abstained_unknown) / static_cast<double>(unknown) : 0;
+  if (json) {
+    nlohmann::json j{{"set", set_name}, {"cases", cases.size()}, {"known", known}, {"p_at_1", p1 / n},
+                     {"mrr", mrr / n}, {"abstained_on_known", abstained_known}, {"unknown", unknown},
+                     {"abstention_on_unknown", abst}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << fmt::format("{}: {} cases ({} with a known answer, {} without)\n", set_name, cases.size(), known,
+                             unknown);
+    std::cout << fmt::format("  P@1 {:.4f}   MRR {:.4f}   no answer on {} known case(s)\n", p1 / n, mrr / n,
+                             abstained_known);
+    if (unknown) std::cout << fmt::format("  abstention on unknown errors {:.4f}\n", abst);
+  }
+  if (misses && !miss_text.empty()) std::cout << "misses:\n" << miss_text;
+  return 0;
+}
