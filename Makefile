@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 KEDB = ./$(BUILD)/kedb
 
-.PHONY: all build test demo setup clean
+.PHONY: all build test demo bench setup clean
 
 all: build
 
@@ -21,14 +21,21 @@ build: $(BUILD)/build.ninja
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The main job: find the known errors in a 3,000-line training log.
 demo: build
-	$(KEDB) stats
+	$(KEDB) scan examples/train-cudnn.log --env torch=2.2,os=linux
+	@echo
+	$(KEDB) match --lang zh 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0' --top 1
 	@echo
 	$(KEDB) show cuda/cudnn-bn-epsilon-nan
 	@echo
-	$(KEDB) show cuda/cudnn-bn-epsilon-nan --lang zh
-	@echo
-	$(KEDB) lint || true
+	$(KEDB) stats
+
+# Matching and scanning benchmarks, with in-process baselines, then the
+# command-line comparison against ripgrep.
+bench: build
+	./$(BUILD)/kedb-bench
+	bash bench/compare_cli.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -15,7 +15,7 @@ bool LineChunker::Fill() {
   }
   std::size_t old = buf_.size();
   std::size_t want = std::max<std::size_t>(chunk_bytes_, 1 << 16);
-  buf_.resize(old + want);
+  buf_.resize(old + want);  // the zero fill is cheap next to the read
   in_.read(buf_.data() + old, static_cast<std::streamsize>(want));
   std::size_t got = static_cast<std::size_t>(in_.gcount());
   buf_.resize(old + got);
@@ -30,6 +30,42 @@ bool LineChunker::Next(LineChunk* chunk) {
   chunk->first_line = next_line_;
   chunk->first_offset = offset_;
   chunk->truncated_lines = 0;
+  // Fast path: take every whole line in the buffer as one block (one copy),
+  // as long as none is over-long.
+  while (!skipping_) {
+    if (buf_.size() - pos_ < chunk_bytes_ && !eof_) {
+      Fill();
+      continue;
+    }
+    std::string_view avail(buf_.data() + pos_, buf_.size() - pos_);
+    // The last newline within chunk_bytes, else the first one after.
+    std::size_t last_nl = avail.substr(0, chunk_bytes_).rfind('\n');
+    if (last_nl == std::string_view::npos) last_nl = avail.find('\n');
+    std::size_t block = last_nl == std::string_view::npos ? (eof_ ? avail.size() : 0) : last_nl + 1;
+    if (block == 0) break;  // one line longer than the buffer: the slow path
+    std::string_view text = avail.substr(0, block);
+    bool overlong = false;
+    for (std::size_t b = 0; b < text.size();) {
+      const char* nl = static_cast<const char*>(std::memchr(text.data() + b, '\n', text.size() - b));
+      std::size_t e = nl ? static_cast<std::size_t>(nl - text.data()) + 1 : text.size();
+      if (e - b > max_line_bytes_) {
+        overlong = true;
+        break;
+      }
+      chunk->line_starts.push_back(b);
+      b = e;
+    }
+    if (overlong) {
+      chunk->line_starts.clear();
+      break;
+    }
+    chunk->text.assign(text);
+    pos_ += block;
+    offset_ += block;
+    next_line_ += chunk->line_starts.size();
+    return !chunk->line_starts.empty();
+  }
+  // Slow path, line by line: over-long lines keep their head only.
   for (;;) {
     if (pos_ >= buf_.size() && !Fill()) break;
     const char* data = buf_.data() + pos_;
@@ -44,7 +80,7 @@ bool LineChunker::Next(LineChunk* chunk) {
       continue;
     }
     if (!nl && avail < max_line_bytes_ && !eof_) {
-      if (!Fill()) continue;  // end of input: the partial line is the last
+      Fill();
       continue;
     }
     std::size_t len = nl ? static_cast<std::size_t>(nl - data) + 1 : avail;
@@ -64,7 +100,7 @@ bool LineChunker::Next(LineChunk* chunk) {
       offset_ += len;
     }
     ++next_line_;
-    if (chunk->text.size() >= chunk_bytes_) break;
+    if (chunk->text.size() >= chunk_bytes_ || skipping_) break;
   }
   return !chunk->line_starts.empty();
 }

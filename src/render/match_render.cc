@@ -85,14 +85,14 @@ std::string MatchText(const Match& m, std::size_t rank, Lang lang) {
   if (!cause.empty()) out += fmt::format("   {} {}\n", zh ? "原因：" : "cause:", Shorten(cause, 300));
   auto ws = ByRate(r.workarounds, [](const Workaround& w) { return w.success_rate; });
   for (std::size_t k = 0; k < ws.size() && k < 2; ++k) {
-    out += fmt::format("   {} {:>3.0f}% {}\n", zh ? "可试：" : "try:  ", r.workarounds[ws[k]].success_rate * 100,
+    out += fmt::format("   {} {:>3.0f}% {}\n", zh ? "可试：" : "try  ", r.workarounds[ws[k]].success_rate * 100,
                        Shorten(WorkaroundText(r, ws[k], lang), 200));
   }
   auto ds = ByRate(r.dead_ends, [](const DeadEnd& d) { return d.fail_rate; });
   if (!ds.empty()) {
     const DeadEnd& d = r.dead_ends[ds[0]];
     std::string what = d.action.empty() ? d.why_fails : d.action;
-    out += fmt::format("   {} {:>3.0f}% {}\n", zh ? "勿试：" : "avoid:", d.fail_rate * 100, Shorten(what, 200));
+    out += fmt::format("   {} {:>3.0f}% {}\n", zh ? "勿试：" : "avoid", d.fail_rate * 100, Shorten(what, 200));
   }
   if (!r.attribution.empty()) out += fmt::format("   ({})\n", r.attribution);
   return out;

@@ -1,0 +1,195 @@
+// Matching benchmarks, with the baselines a user would pick instead run in
+// the same process: a per-line PCRE2 loop over every pattern, and
+// std::regex. Figures go in the README; ratios matter more than absolutes on
+// a shared 2-core machine.
+//
+//   build/kedb-bench [--benchmark_filter=...]
+// Corpus benchmarks need ../shared/corpora/deadends (KEDB_CORPUS overrides).
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include "kedb/engine.h"
+#include "match/pcre2_regex.h"
+#include "workload.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using kedb::Engine;
+
+std::string CorpusPath() {
+  if (const char* p = std::getenv("KEDB_CORPUS")) return p;
+  return std::string(KEDB_SOURCE_DIR) + "/../shared/corpora/deadends/canons";
+}
+
+std::string CacheDir() { return (fs::temp_directory_path() / "kedb-bench-cache").string(); }
+
+std::shared_ptr<const Engine> OpenOrSkip(const std::string& path, benchmark::State& state) {
+  static std::map<std::string, std::shared_ptr<const Engine>> cache;
+  auto it = cache.find(path);
+  if (it != cache.end()) return it->second;
+  if (!fs::exists(path)) {
+    state.SkipWithError(("missing " + path).c_str());
+    return nullptr;
+  }
+  auto e = Engine::Open(path, kedb::OpenOptions{.cache_dir = CacheDir()});
+  if (!e.ok()) {
+    state.SkipWithError(e.status().message().c_str());
+    return nullptr;
+  }
+  return cache[path] = e.value();
+}
+
+std::shared_ptr<const Engine> Generated(std::size_t n) {
+  static std::map<std::size_t, std::shared_ptr<const Engine>> cache;
+  if (auto it = cache.find(n); it != cache.end()) return it->second;
+  auto set = kedb::bench::MakePatterns(n);
+  std::vector<kedb::Record> records;
+  for (std::size_t i = 0; i < n; ++i) {
+    kedb::Record r;
+    r.id = "gen/" + std::to_string(i);
+    r.signature = set.messages[i];
+    r.regex = set.patterns[i];
+    r.domain = "gen";
+    records.push_back(std::move(r));
+  }
+  auto e = Engine::FromKnowledgeBase(kedb::KnowledgeBase::FromRecords(std::move(records)), CacheDir());
+  return cache[n] = e.value();
+}
+
+std::vector<std::string> CorpusErrors(const Engine& e) {
+  std::vector<std::string> out;
+  for (const auto& r : e.kb().records()) out.push_back(r.signature);
+  return out;
+}
+
+void BM_MatchBundled(benchmark::State& state) {
+  auto e = OpenOrSkip(std::string(KEDB_SOURCE_DIR) + "/kb", state);
+  if (!e) return;
+  const std::string msg = "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0";
+  for (auto _ : state) benchmark::DoNotOptimize(e->Match(msg, kedb::MatchOptions{}));
+}
+BENCHMARK(BM_MatchBundled)->Unit(benchmark::kMicrosecond);
+
+void BM_MatchCorpus(benchmark::State& state) {
+  auto e = OpenOrSkip(CorpusPath(), state);
+  if (!e) return;
+  const std::string msg = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB";
+  for (auto _ : state) benchmark::DoNotOptimize(e->Match(msg, kedb::MatchOptions{}));
+}
+BENCHMARK(BM_MatchCorpus)->Unit(benchmark::kMicrosecond);
+
+// Reads a string in place, so the benchmark does not time a copy of it.
+class StringViewBuf : public std::streambuf {
+ public:
+  explicit StringViewBuf(const std::string& s) {
+    char* p = const_cast<char*>(s.data());
+    setg(p, p, p + s.size());
+  }
+};
+
+void ScanBench(benchmark::State& state, const Engine& e, const std::string& log) {
+  for (auto _ : state) {
+    StringViewBuf buf(log);
+    std::istream in(&buf);
+    kedb::ScanSummary summary;
+    std::size_t regions = 0;
+    auto st = e.Scan(in, kedb::ScanOptions{}, [&](kedb::Region&&) { ++regions; }, &summary);
+    benchmark::DoNotOptimize(regions);
+    if (!st.ok()) state.SkipWithError("scan failed");
+    state.counters["regions"] = static_cast<double>(regions);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(log.size()));
+}
+
+void BM_ScanCorpus(benchmark::State& state) {
+  auto e = OpenOrSkip(CorpusPath(), state);
+  if (!e) return;
+  static const std::string log = kedb::bench::MakeLog(20u << 20, CorpusErrors(*e), 5000);
+  ScanBench(state, *e, log);
+}
+BENCHMARK(BM_ScanCorpus)->Unit(benchmark::kMillisecond)->MinTime(2);
+
+void BM_ScanGenerated(benchmark::State& state) {
+  auto n = static_cast<std::size_t>(state.range(0));
+  auto e = Generated(n);
+  auto set = kedb::bench::MakePatterns(n);
+  const std::string log = kedb::bench::MakeLog(20u << 20, set.messages, 5000);
+  ScanBench(state, *e, log);
+}
+BENCHMARK(BM_ScanGenerated)->Arg(2000)->Arg(20000)->Arg(50000)->Unit(benchmark::kMillisecond)->MinTime(2);
+
+// Baseline: every pattern through PCRE2 (JIT) on every line.
+void BM_BaselinePcre2Loop(benchmark::State& state) {
+  auto e = OpenOrSkip(CorpusPath(), state);
+  if (!e) return;
+  std::vector<kedb::match::Pcre2Regex> res;
+  for (const auto& r : e->kb().records()) {
+    auto c = kedb::match::CompilePython(r.regex);
+    if (auto* ok = std::get_if<kedb::match::Pcre2Regex>(&c)) res.push_back(std::move(*ok));
+  }
+  const std::string log = kedb::bench::MakeLog(200u << 10, CorpusErrors(*e), 5000);
+  for (auto _ : state) {
+    std::size_t hits = 0, b = 0;
+    while (b < log.size()) {
+      std::size_t nl = log.find('\n', b);
+      std::string_view line(log.data() + b, nl - b);
+      for (const auto& re : res) hits += re.Search(line);
+      b = nl + 1;
+    }
+    benchmark::DoNotOptimize(hits);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(log.size()));
+}
+BENCHMARK(BM_BaselinePcre2Loop)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// Baseline: std::regex (ECMAScript, icase) per line, on a slice; patterns
+// std::regex rejects are left out.
+void BM_BaselineStdRegex(benchmark::State& state) {
+  auto e = OpenOrSkip(CorpusPath(), state);
+  if (!e) return;
+  std::vector<std::regex> res;
+  for (const auto& r : e->kb().records()) {
+    try {
+      res.emplace_back(r.regex, std::regex::icase | std::regex::optimize);
+    } catch (const std::regex_error&) {
+    }
+  }
+  const std::string log = kedb::bench::MakeLog(8u << 10, CorpusErrors(*e), 5000);
+  for (auto _ : state) {
+    std::size_t hits = 0, b = 0;
+    while (b < log.size()) {
+      std::size_t nl = log.find('\n', b);
+      std::string line = log.substr(b, nl - b);
+      for (const auto& re : res) hits += std::regex_search(line, re);
+      b = nl + 1;
+    }
+    benchmark::DoNotOptimize(hits);
+  }
+  state.counters["patterns"] = static_cast<double>(res.size());
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(log.size()));
+}
+BENCHMARK(BM_BaselineStdRegex)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// Compiling the corpus's prefilter from scratch (no cache).
+void BM_CompileCorpus(benchmark::State& state) {
+  if (!fs::exists(CorpusPath())) {
+    state.SkipWithError("corpus missing");
+    return;
+  }
+  auto kb = kedb::KnowledgeBase::Load(CorpusPath(), kedb::LoadOptions{});
+  for (auto _ : state) {
+    auto e = Engine::FromKnowledgeBase(*kb, "");
+    benchmark::DoNotOptimize(e);
+  }
+}
+BENCHMARK(BM_CompileCorpus)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();
