@@ -1,4 +1,6 @@
 // The command line as users and scripts call it: output, JSON, exit codes.
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -94,7 +96,7 @@ TEST(Cli, BadUsageExitsTwo) {
 }
 
 TEST(Cli, EveryCommandHasHelpWithAnExample) {
-  for (const char* cmd : {"show", "stats", "lint", "import"}) {
+  for (const char* cmd : {"match", "scan", "show", "stats", "lint", "import"}) {
     auto r = RunKedb(std::string(cmd) + " --help");
     EXPECT_EQ(r.exit_code, 0) << cmd;
     EXPECT_NE(r.out.find("Example"), std::string::npos) << cmd;
@@ -113,6 +115,86 @@ TEST(Cli, ImportDeadendsWritesOneFilePerRecord) {
   EXPECT_NE(shown.out.find("cudaErrorSystemNotReady"), std::string::npos);
   EXPECT_NE(shown.out.find("Source: deadends.dev"), std::string::npos);
   EXPECT_NE(shown.out.find("cuda >=12.0,<13.0"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kedb
+
+namespace kedb {
+namespace {
+
+using testing::RunKedb;
+
+std::string BundledKb() { return "--kb '" + (testing::SourceDir() / "kb").string() + "'"; }
+
+TEST(CliMatch, JsonFollowsTheContract) {
+  auto r = RunKedb("match --json " + BundledKb() +
+                   " 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["abstained"], false);
+  ASSERT_GE(j["matches"].size(), 2u);
+  const auto& m = j["matches"][0];
+  EXPECT_EQ(m["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_EQ(m["kind"], "regex");
+  EXPECT_EQ(m["line"], 1);
+  EXPECT_EQ(m["span"], nlohmann::json::array({27, 90}));
+  EXPECT_TRUE(m["score"].is_number());
+  EXPECT_TRUE(m["signature"].is_string());
+  EXPECT_EQ(m["workarounds"][0]["success_rate"], 0.95);
+  EXPECT_EQ(m["dead_ends"][0]["fail_rate"], 0.8);
+  EXPECT_EQ(m["why"].size(), 7u);
+  EXPECT_EQ(j["matches"][1]["id"], "cuda/cudnn-batch-norm-bad-param");
+}
+
+TEST(CliMatch, StdinTopAndExitCodes) {
+  auto r = RunKedb("match --json --top 1 " + BundledKb(), "log line\nCUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["matches"].size(), 1u);
+  EXPECT_EQ(j["matches"][0]["line"], 2);
+  auto none = RunKedb("match --json " + BundledKb() + " 'all good here'");
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_EQ(nlohmann::json::parse(none.out)["abstained"], true);
+  EXPECT_EQ(RunKedb("match --env torch " + BundledKb() + " x").exit_code, 2);
+  auto text = RunKedb("match " + BundledKb() + " 'CUDNN_STATUS_NOT_SUPPORTED in cudnnRNNBackwardData'");
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.out.find("1. cuda/cudnn-rnn-double-backward"), std::string::npos) << text.out;
+}
+
+TEST(CliMatch, BatchKeepsOrderAndReportsBadLines) {
+  std::string in =
+      "{\"text\": \"CUDNN_STATUS_NOT_SUPPORTED calling cudnnRNNBackwardData_v8\"}\n"
+      "not json\n"
+      "{\"text\": \"all good\"}\n"
+      "{\"text\": \"CUDNN_STATUS_BAD_PARAM\"}\n";
+  auto r = RunKedb("match --batch " + BundledKb(), in);
+  EXPECT_EQ(r.exit_code, 2);  // a bad line is an error, after every line is answered
+  std::istringstream lines(r.out);
+  std::vector<nlohmann::json> out;
+  for (std::string l; std::getline(lines, l);) out.push_back(nlohmann::json::parse(l));
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0]["matches"][0]["id"], "cuda/cudnn-rnn-double-backward");
+  EXPECT_NE(out[1]["error"].get<std::string>().find("stdin:2"), std::string::npos);
+  EXPECT_EQ(out[2]["abstained"], true);
+  EXPECT_EQ(out[3]["matches"][0]["id"], "cuda/cudnn-batch-norm-bad-param");
+}
+
+// The demo log: a training run whose only known error is seed 000's.
+TEST(CliScan, ExampleTrainingLog) {
+  auto log = (testing::SourceDir() / "examples" / "train-cudnn.log").string();
+  auto r = RunKedb("scan --json " + BundledKb() + " '" + log + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["regions"].size(), 1u);
+  EXPECT_EQ(j["regions"][0]["lines"], nlohmann::json::array({3018, 3018}));
+  EXPECT_EQ(j["regions"][0]["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_EQ(j["summary"]["lines"], 3019);
+  auto text = RunKedb("scan " + BundledKb() + " - ", testing::ReadFile(log));
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.out.find("line 3018"), std::string::npos);
+  EXPECT_EQ(RunKedb("scan " + BundledKb() + " /nonexistent.log").exit_code, 2);
+  EXPECT_EQ(RunKedb("scan " + BundledKb() + " -", "nothing here\n").exit_code, 1);
 }
 
 }  // namespace

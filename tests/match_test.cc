@@ -116,8 +116,9 @@ TEST(Match, PythonDialectAndCaptures) {
 TEST(Match, CatastrophicPatternGivesUpInsteadOfHanging) {
   TempDir cache;
   auto engine = FromRecords({Rec("t/evil", "aaaa", "(a+)+$"), Rec("t/ok", "boom", "boom")}, cache);
-  std::string line = std::string(5000, 'a') + "!";
-  auto r = engine->Match(line + "\nboom\n", MatchOptions{});
+  std::string text(5000, 'a');
+  text.append("!\nboom\n");
+  auto r = engine->Match(text, MatchOptions{});
   ASSERT_EQ(RegexHits(r), 1u);
   EXPECT_EQ(r.matches[0].record->id, "t/ok");
 }
@@ -201,9 +202,8 @@ TEST(PatternCache, ReusedWhenFreshRebuiltWhenCorrupt) {
 // found among the matches for that signature.
 TEST(Match, CorpusPrefilterLosesNothing) {
   KEDB_REQUIRE_SHARED(shared);
-  TempDir cache;
   auto engine = Engine::Open((shared / "corpora/deadends/canons").string(),
-                             OpenOptions{.cache_dir = cache.path().string()});
+                             OpenOptions{.cache_dir = KEDB_TEST_CACHE});
   ASSERT_TRUE(engine.ok());
   MatchOptions all;
   all.top = 100000;

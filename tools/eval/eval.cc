@@ -94,7 +94,7 @@ std::vector<Case> Scenarios(const std::string& path) {
 
 int main(int argc, char** argv) {
   CLI::App app{"kedb-eval: P@1, MRR and abstention of kedb match on a set of cases"};
-  std::string kb, cases_path, scenarios, level = "slug", exclude;
+  std::string kb, cases_path, scenarios, level = "slug", exclude, cache;
   bool self = false, misses = false, json = false;
   std::size_t top = 10;
   app.add_option("--kb", kb, "Knowledge base")->required();
@@ -107,9 +107,12 @@ int main(int argc, char** argv) {
   app.add_option("--top", top, "Answers considered for MRR");
   app.add_flag("--misses", misses, "List the cases whose first answer is wrong");
   app.add_flag("--json", json, "Print the figures as JSON");
+  app.add_option("--cache", cache, "Folder for the compiled pattern cache (default: beside the knowledge base)");
   CLI11_PARSE(app, argc, argv);
 
-  auto engine = Engine::Open(kb, kedb::OpenOptions{});
+  kedb::OpenOptions open;
+  open.cache_dir = cache;
+  auto engine = Engine::Open(kb, open);
   if (!engine.ok()) {
     std::cerr << "kedb-eval: " << engine.status().message() << "\n";
     return 2;
