@@ -5,11 +5,16 @@
 // with re.I, re.error.pos); the tests themselves do not need Python.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -390,6 +395,394 @@ TEST(Analysis, FlagsAndFeatures) {
   EXPECT_TRUE(Parse("(a)?(?(1)b|c)").has_backreference);
   EXPECT_FALSE(Parse("(a)b").has_backreference);
   EXPECT_EQ(Parse("(a)(?:b)(?P<c>d)").capture_count, 2u);
+}
+
+// ---------------------------------------------------------------------------
+// Literal factors.
+
+using Sets = std::vector<std::vector<std::string>>;
+
+std::string Show(const Sets& sets) {
+  std::string out;
+  for (const auto& set : sets) {
+    out += " {";
+    for (std::size_t i = 0; i < set.size(); ++i) out += (i ? ", \"" : "\"") + set[i] + "\"";
+    out += "}";
+  }
+  return out.empty() ? " (none)" : out;
+}
+
+// Whether `folded`, a text folded with FoldLiteralCase(), holds a literal of
+// each set.
+bool FactorsHold(const Sets& sets, const std::string& folded) {
+  return std::all_of(sets.begin(), sets.end(), [&](const std::vector<std::string>& set) {
+    return std::any_of(set.begin(), set.end(), [&](const std::string& lit) {
+      return folded.find(lit) != std::string::npos;
+    });
+  });
+}
+
+TEST(LiteralFactors, Table) {
+  struct Case {
+    const char* pattern;
+    Sets factors;
+  };
+  const std::vector<Case> cases = {
+      // Plain literals, folded.
+      {"Segmentation fault", {{"segmentation fault"}}},
+      {"npm\\ ERR!\\.", {{"npm err!."}}},
+      {"\u00c9COLE \u4e2d\u6587", {{"\u00e9cole \u4e2d\u6587"}}},
+      {"CUDNN_STATUS_NOT_SUPPORTED.*cudnnRNNBackwardData",
+       {{"cudnn_status_not_supported"}, {"cudnnrnnbackwarddata"}}},
+      // Top-level alternations: one set from each branch's best, and the
+      // branches' first and last runs.
+      {"(OOM command not allowed|used memory.*maxmemory|maxmemory.*exceeded|OOM.*Redis)",
+       {{"exceeded", "maxmemory", "oom command not allowed", "redis"},
+        {"maxmemory", "oom command not allowed", "redis", "used memory"},
+        {"maxmemory", "oom", "used memory"}}},
+      {"ETag.*mismatch|If-None-Match.*miss|W/",
+       {{"etag", "if-none-match", "w/"},
+        {"if-none-match", "mismatch", "w/"},
+        {"mismatch", "miss", "w/"}}},
+      {"OOM.*Redis|OOM command", {{"oom command", "redis"}, {"oom"}}},
+      {"(ab|cd)e|f+g", {{"abe", "cde", "fg"}}},
+      // Nested alternations extend with their neighbours.
+      {"(CALL_AND_RETRY_LAST|Reached heap limit) Allocation failed",
+       {{"call_and_retry_last allocation failed", "reached heap limit allocation failed"}}},
+      {"x(abc|de)y", {{"xabcy", "xdey"}}},
+      {"(a|b)c", {{"ac", "bc"}}},
+      {"(?:x|y)+z", {{"xz", "yz"}}},
+      {"p(?:[ab]|c.d)q", {{"aq", "bq", "dq"}, {"pa", "pb", "pc"}}},
+      {"(abc|d.*e)+f", {{"abcf", "ef"}, {"abc", "d"}}},
+      {"(a|b.*c)d", {{"ad", "cd"}, {"a", "b"}}},
+      // Small classes are alternatives, larger ones end runs.
+      {"[Ee]rror", {{"error"}}},
+      {"(?i)[Kk]ill", {{"kill"}}},
+      {"[Ee]xceeds.*[0-9]+MB", {{"exceeds"}, {"mb"}}},
+      {"[Dd]isk [^ ]+ full", {{" full"}, {"disk "}}},
+      {"[0-9a-f]{8} not found", {{" not found"}}},
+      {"x[a-]y", {{"x-y", "xay"}}},
+      {"x[a-e]y", {{"x"}, {"y"}}},
+      // Optional parts contribute nothing and end runs.
+      {"colou?r", {{"colo"}, {"r"}}},
+      {"(abc)?def", {{"def"}}},
+      {"Error(s)?", {{"error"}}},
+      {"a?b*c{0,3}", {}},
+      {"x{0,2}y", {{"y"}}},
+      {"a{0}b", {{"b"}}},
+      // Repeats with a minimum: the body's factors, exact only when fixed.
+      {"x+", {{"x"}}},
+      {"ab+c", {{"ab"}, {"bc"}}},
+      {"(?:abc){3}", {{"abcabcabc"}}},
+      {"(?:abc){2,4}", {{"abcabc"}}},
+      // A branch without a literal: nothing from that alternation.
+      {"foo|\\d+", {}},
+      {"ab|cd|", {}},
+      {"x(foo|\\d+)y", {{"x"}, {"y"}}},
+      // Zero-width items neither contribute nor end runs; a look-around's
+      // body is not part of the match.
+      {"(?<=foo)bar(?!baz)", {{"bar"}}},
+      {"a(?=b)c", {{"ac"}}},
+      {"^Fatal\\b: error$", {{"fatal: error"}}},
+      // Back-references and conditionals contribute nothing.
+      {"(\\w+) \\1 done", {{" done"}}},
+      {"(a)?(?(1)abc|abd)", {}},
+      // A letter without a known folding ends the run.
+      {"ab\u0531cd", {{"ab"}, {"cd"}}},
+      // The cap: 16 strings, then what was built becomes a factor.
+      {"(a|b|c|d)(e|f|g|h)",
+       {{"ae", "af", "ag", "ah", "be", "bf", "bg", "bh", "ce", "cf", "cg", "ch", "de", "df", "dg", "dh"}}},
+      {"(CALL_AND_RETRY_LAST|Reached heap limit) Allocation failed (1|2|3|4|5|6|7|8|9)",
+       {{"call_and_retry_last allocation failed ", "reached heap limit allocation failed "},
+        {"1", "2", "3", "4", "5", "6", "7", "8", "9"}}},
+  };
+  for (const auto& c : cases) {
+    const Sets got = Parse(c.pattern).literal_factors;
+    EXPECT_EQ(got, c.factors) << c.pattern << " ->" << Show(got);
+  }
+  // x{1000}: spelled out up to 256 characters.
+  EXPECT_EQ(Parse("x{1000}").literal_factors, (Sets{{std::string(256, 'x')}}));
+  // Many exact branches are one set, beyond the cap too.
+  EXPECT_EQ(Parse("(alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|"
+                  "omicron|pi|rho)!")
+                .literal_factors.size(),
+            2u);
+  // required_literals are unchanged by all this.
+  EXPECT_EQ(Parse("(CALL_AND_RETRY_LAST|Reached heap limit) Allocation failed").required_literals,
+            std::vector<std::string>{" allocation failed"});
+}
+
+// Random patterns over a small alphabet, each searched in texts made to
+// match it (a sample of each part, letters in random case, Kelvin sign for
+// k, long s for s) and in random texts: every PCRE2 match satisfies every
+// set, and the sets are well formed.
+class RandomPatterns {
+ public:
+  explicit RandomPatterns(unsigned seed) : rng_(seed) {}
+
+  // A pattern and a function that spells a text it probably matches.
+  struct Gen {
+    std::string pattern;
+    std::function<std::string()> sample;
+  };
+
+  Gen Alternation(int depth) {
+    std::vector<Gen> branches{Sequence(depth)};
+    for (unsigned n = rng_() % 4 == 0 ? 1 + rng_() % 2 : 0; n > 0; --n) {
+      branches.push_back(Sequence(depth));
+    }
+    std::string pattern = branches[0].pattern;
+    for (std::size_t i = 1; i < branches.size(); ++i) pattern += "|" + branches[i].pattern;
+    return {pattern, [this, branches] { return branches[rng_() % branches.size()].sample(); }};
+  }
+
+  std::string Text() {
+    static const char* const kLetters[] = {"a", "b", "c", "A", "B", "C", "k", "K", "\u212a",
+                                           "s", "S", "\u017f", "-", " ", "x", "1", "\u0531", "\u0561"};
+    std::string t;
+    for (unsigned n = rng_() % 6; n > 0; --n) t += kLetters[rng_() % std::size(kLetters)];
+    return t;
+  }
+
+ private:
+  std::string Pick(std::initializer_list<const char*> options) {
+    return *(options.begin() + rng_() % options.size());
+  }
+  // A letter as the text may spell it.
+  std::string Spell(char c) {
+    const unsigned r = rng_() % 8;
+    if ((c == 'k' || c == 'K') && r == 0) return "\u212a";
+    if ((c == 's' || c == 'S') && r == 0) return "\u017f";
+    if (r < 4 && std::isalpha(static_cast<unsigned char>(c))) {
+      return std::string(1, static_cast<char>(c ^ 0x20));
+    }
+    return std::string(1, c);
+  }
+  Gen Fixed(std::string pattern, std::vector<std::string> samples) {
+    return {std::move(pattern), [this, samples] { return samples[rng_() % samples.size()]; }};
+  }
+
+  // One item, and whether a quantifier may follow it (Python refuses one
+  // after an anchor; a quantified look-around is of little interest).
+  Gen Atom(int depth, bool* quantifiable) {
+    const unsigned r = rng_() % 100;
+    *quantifiable = true;
+    if (r < 45) {
+      const char c = "abcABks- "[rng_() % 9];
+      return {std::string(1, c), [this, c] { return Spell(c); }};
+    }
+    if (r < 53) {
+      switch (rng_() % 9) {
+        case 0: return Fixed("[ab]", {"a", "B"});
+        case 1: return Fixed("[aB]", {"A", "b"});
+        case 2: return Fixed("[^a]", {"b", "-", "K"});
+        case 3: return Fixed("[a-c]", {"a", "C"});
+        case 4: return Fixed("[a-e]", {"d", "b"});
+        case 5: return Fixed("[-b]", {"-", "B"});
+        case 6: return Fixed("[\\w]", {"a", "1"});
+        case 7: return Fixed("[\u0531b]", {"\u0561", "b"});  // Armenian: no folding known
+        default: return Fixed("[sS]", {"s", "\u017f"});
+      }
+    }
+    if (r < 57) {
+      switch (rng_() % 4) {
+        case 0: return Fixed(".", {"x", "-"});
+        case 1: return Fixed("\\w", {"k", "1"});
+        case 2: return Fixed("\\s", {" "});
+        default: return Fixed("\\W", {"-", " "});
+      }
+    }
+    if (r < 60) {
+      switch (rng_() % 3) {
+        case 0: return Fixed("\\u212a", {"k", "K", "\u212a"});  // Kelvin sign
+        case 1: return Fixed("\\u017f", {"s", "\u017f"});       // long s
+        default: return Fixed("\\u0531", {"\u0531", "\u0561"});  // Armenian, no folding known
+      }
+    }
+    if (depth >= 3) return {"a", [this] { return Spell('a'); }};
+    if (r < 62) return Fixed("(x)?(?(1)ab|c)", {"xab", "c", "ab"});
+    if (r < 75) {
+      *quantifiable = false;
+      if (r < 67) return Fixed(Pick({"^", "$", "\\b", "\\B", "\\A", "\\Z"}), {""});
+      if (r < 72) {
+        const Gen body = Alternation(depth + 1);
+        return {Pick({"(?=", "(?!"}) + body.pattern + ")", [] { return std::string(); }};
+      }
+      return Fixed(Pick({"(?<=a)", "(?<=ab)", "(?<![ab])", "(?<=b|c)"}), {""});
+    }
+    Gen body = Alternation(depth + 1);
+    body.pattern = Pick({"(", "(?:", "(?>", "(?i:", "(?-i:"}) + body.pattern + ")";
+    return body;
+  }
+
+  Gen Sequence(int depth) {
+    std::vector<Gen> items;
+    for (unsigned n = rng_() % 6; n > 0; --n) {
+      bool quantifiable = true;
+      Gen item = Atom(depth, &quantifiable);
+      if (quantifiable && rng_() % 10 < 3) {
+        static const std::pair<const char*, std::pair<unsigned, unsigned>> kQuantifiers[] = {
+            {"?", {0, 1}},   {"*", {0, 3}},     {"+", {1, 3}},     {"{2}", {2, 2}},  {"{1,3}", {1, 3}},
+            {"{0,2}", {0, 2}}, {"{2,}", {2, 4}}, {"+?", {1, 3}},  {"*+", {0, 3}},    {"{3}", {3, 3}}};
+        const auto& [text, range] = kQuantifiers[rng_() % std::size(kQuantifiers)];
+        item.pattern += text;
+        const auto inner = item.sample;
+        const auto [lo, hi] = range;
+        item.sample = [this, inner, lo = lo, hi = hi] {
+          std::string s;
+          for (unsigned k = lo + rng_() % (hi - lo + 1); k > 0; --k) s += inner();
+          return s;
+        };
+      }
+      items.push_back(std::move(item));
+    }
+    std::string pattern;
+    for (const Gen& item : items) pattern += item.pattern;
+    return {pattern, [items] {
+              std::string s;
+              for (const Gen& item : items) s += item.sample();
+              return s;
+            }};
+  }
+
+  std::mt19937 rng_;
+};
+
+TEST(LiteralFactors, SoundOnRandomPatterns) {
+  RandomPatterns gen(20240611);
+  std::vector<std::string> texts;
+  for (int i = 0; i < 200; ++i) texts.push_back(gen.Text() + gen.Text() + gen.Text());
+  std::size_t patterns = 0, with_factors = 0, checked = 0, strong = 0;
+  while (patterns < 3000) {
+    const RandomPatterns::Gen g = gen.Alternation(0);
+    auto parsed = ParsePythonRegex(g.pattern);
+    if (!std::holds_alternative<PatternInfo>(parsed)) continue;  // e.g. nothing to repeat
+    const PatternInfo& info = std::get<PatternInfo>(parsed);
+    auto compiled = Pcre2Regex::Compile(info.pcre2);
+    ASSERT_TRUE(std::holds_alternative<Pcre2Regex>(compiled)) << g.pattern;
+    const Pcre2Regex& re = std::get<Pcre2Regex>(compiled);
+    ++patterns;
+    with_factors += !info.literal_factors.empty();
+    for (const auto& set : info.literal_factors) {
+      EXPECT_FALSE(set.empty()) << g.pattern;
+      EXPECT_TRUE(std::is_sorted(set.begin(), set.end())) << g.pattern;
+      EXPECT_EQ(std::adjacent_find(set.begin(), set.end()), set.end()) << g.pattern;
+      EXPECT_EQ(std::count(set.begin(), set.end(), std::string()), 0) << g.pattern;
+    }
+    const auto& best = info.literal_factors;
+    const bool long_literals =
+        !best.empty() && std::all_of(best[0].begin(), best[0].end(),
+                                     [](const std::string& lit) { return lit.size() >= 2; });
+    std::vector<std::string> own = texts;
+    for (int i = 0; i < 30; ++i) own.push_back(gen.Text() + g.sample() + gen.Text());
+    for (const std::string& text : own) {
+      if (!re.Search(text)) continue;
+      ++checked;
+      strong += long_literals;
+      EXPECT_TRUE(FactorsHold(info.literal_factors, FoldLiteralCase(text)))
+          << g.pattern << " matches \"" << text << "\" but factors are" << Show(info.literal_factors);
+    }
+  }
+  EXPECT_GT(with_factors, patterns / 2);
+  EXPECT_GT(strong, 10000u);  // matches of patterns whose best set is not single letters
+  std::cout << "[ factors  ] " << patterns << " random patterns, " << with_factors << " with factors, "
+            << checked << " matches checked, " << strong << " against literals of 2+ bytes\n";
+}
+
+// Every deadends regex against every record's signature: a match satisfies
+// the factors.
+TEST(LiteralFactors, SoundOnCorpus) {
+  const std::filesystem::path root =
+      std::filesystem::path(KEDB_SHARED_DIR) / "corpora" / "deadends" / "canons";
+  if (!std::filesystem::is_directory(root)) {
+    GTEST_SKIP() << "corpus missing: " << root << " is absent, corpus test skipped";
+  }
+  std::vector<std::string> patterns, signatures;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    const auto record = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    ASSERT_FALSE(record.is_discarded()) << entry.path();
+    const auto& error = record.value("error", nlohmann::json::object());
+    if (!error.contains("regex") || !error["regex"].is_string()) continue;
+    patterns.push_back(error["regex"].get<std::string>());
+    signatures.push_back(error.contains("signature") && error["signature"].is_string()
+                             ? error["signature"].get<std::string>()
+                             : std::string());
+  }
+  ASSERT_FALSE(patterns.empty());
+  std::vector<std::string> folded;
+  for (const auto& s : signatures) folded.push_back(FoldLiteralCase(s));
+
+  struct Result {
+    Sets factors;
+    std::size_t matches = 0;
+    std::vector<std::string> unsound;  // signatures the factors exclude
+    bool ok = false;
+  };
+  std::vector<Result> results(patterns.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t p = next++; p < patterns.size(); p = next++) {
+      Result& r = results[p];
+      auto parsed = ParsePythonRegex(patterns[p]);
+      if (!std::holds_alternative<PatternInfo>(parsed)) continue;
+      r.factors = std::get<PatternInfo>(parsed).literal_factors;
+      auto compiled = Pcre2Regex::Compile(std::get<PatternInfo>(parsed).pcre2);
+      if (!std::holds_alternative<Pcre2Regex>(compiled)) continue;
+      r.ok = true;
+      const Pcre2Regex& re = std::get<Pcre2Regex>(compiled);
+      for (std::size_t t = 0; t < signatures.size(); ++t) {
+        if (!re.Search(signatures[t])) continue;
+        ++r.matches;
+        if (!FactorsHold(r.factors, folded[t])) r.unsound.push_back(signatures[t]);
+      }
+      // The record's own signature in other cases, to exercise the folding.
+      std::string upper = signatures[p], swapped = signatures[p];
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      for (char& c : swapped) {
+        const auto u = static_cast<unsigned char>(c);
+        c = static_cast<char>(std::islower(u) ? std::toupper(u) : std::tolower(u));
+      }
+      for (const std::string& text : {upper, swapped}) {
+        if (!re.Search(text)) continue;
+        ++r.matches;
+        if (!FactorsHold(r.factors, FoldLiteralCase(text))) r.unsound.push_back(text);
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  const unsigned n = std::max(2u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < n; ++i) threads.emplace_back(work);
+  for (auto& t : threads) t.join();
+
+  std::size_t with = 0, without = 0, matches = 0;
+  std::map<std::size_t, std::size_t> best_min;  // shortest literal of the best set -> patterns
+  for (std::size_t p = 0; p < patterns.size(); ++p) {
+    const Result& r = results[p];
+    ASSERT_TRUE(r.ok) << patterns[p];
+    for (const std::string& text : r.unsound) {
+      ADD_FAILURE() << patterns[p] << " ->" << Show(r.factors) << " excludes its match in \"" << text
+                    << "\"";
+    }
+    matches += r.matches;
+    if (r.factors.empty()) {
+      ++without;
+      continue;
+    }
+    ++with;
+    std::size_t shortest = std::string::npos;
+    for (const auto& lit : r.factors.front()) shortest = std::min(shortest, lit.size());
+    ++best_min[std::min<std::size_t>(shortest, 10)];
+  }
+  EXPECT_GT(with, without);
+  std::cout << "[ factors  ] " << patterns.size() << " regexes x " << signatures.size()
+            << " signatures, " << matches << " matches checked: " << with << " with factors, "
+            << without << " without\n[ factors  ] shortest literal of the best set (bytes):";
+  for (const auto& [len, count] : best_min) {
+    std::cout << " " << (len == 10 ? "10+" : std::to_string(len)) << ":" << count;
+  }
+  std::cout << "\n";
 }
 
 // ---------------------------------------------------------------------------

@@ -57,7 +57,7 @@ double Weight(const std::string& lit) {
 }  // namespace
 
 std::vector<std::string> ChooseFactor(const PatternInfo& info) {
-  std::vector<std::vector<std::string>> candidates;
+  std::vector<std::vector<std::string>> candidates = info.literal_factors;
   for (const auto& lit : info.required_literals) candidates.push_back({lit});
 
   std::vector<std::string> best;

@@ -91,19 +91,25 @@ struct PatternInfo {
   // Sets are deduplicated and sorted; no set contains the empty string.
   //
   // Unlike required_literals, alternations contribute: `OOM.*Redis|OOM
-  // command` gives {"oom"} and {"oom command", "redis"}. Literal runs,
-  // small alternations and classes of at most 4 folded characters combine
-  // into exact strings (`[Ee]rror` -> "error", `(a|b)c` -> {"ac", "bc"}) up
-  // to 16 strings a set; an alternation contributes one set, the union of
-  // each branch's most selective set (or nothing when a branch has none);
-  // `x+` and x{n,m} with n >= 1 contribute x's factors; optional parts,
-  // wildcards, larger classes, back-references and conditionals contribute
-  // nothing and end runs; zero-width items (anchors, , look-arounds)
-  // neither contribute nor end runs. A character FoldLiteralCase() cannot
-  // fold ends a run. Within a set, a literal containing another is dropped
-  // (it adds nothing); a set implied by another set is dropped. The most
-  // selective set comes first (longest shortest literal, then fewest
-  // literals). Match `FoldLiteralCase(line)` against them.
+  // command` gives {"oom command", "redis"} and {"oom"}.
+  //   - Literal runs, small alternations and classes of at most 4 folded
+  //     characters combine into exact strings, up to 16 a set (`[Ee]rror`
+  //     -> {"error"}, `(a|b)c` -> {"ac", "bc"}); beyond that what was built
+  //     becomes a set and a new run starts.
+  //   - An alternation gives one set: the union of each branch's most
+  //     selective set (longest shortest literal), or nothing when a branch
+  //     has none. The runs its branches start and end with, united, also
+  //     extend with its neighbours' (`(a|b.*c)d` -> {"ad", "cd"} and {"a",
+  //     "b"}).
+  //   - x+ and x{n,m} with n >= 1 give x's sets (x{n} of an exact x stays
+  //     exact); optional parts, wildcards, larger classes, back-references
+  //     and conditionals give nothing and end runs; zero-width items
+  //     (anchors, \b, look-arounds) give nothing and do not end runs; a
+  //     character FoldLiteralCase() cannot fold ends a run.
+  //   - A literal that contains another of its set is dropped (it filters
+  //     nothing more), so is a set implied by another set.
+  // The most selective set comes first (longest shortest literal, then
+  // fewest literals). Look for them in FoldLiteralCase(text).
   std::vector<std::vector<std::string>> literal_factors;
 
   std::size_t capture_count = 0;

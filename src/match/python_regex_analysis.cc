@@ -121,7 +121,8 @@ using Set = std::vector<std::string>;
 constexpr std::size_t kMaxRepeatBytes = 256;
 
 bool Trivial(const Set& set) {
-  return set.empty() || std::any_of(set.begin(), set.end(), [](const std::string& s) { return s.empty(); });
+  return set.empty() ||
+         std::any_of(set.begin(), set.end(), [](const std::string& s) { return s.empty(); });
 }
 
 const Set& Back(const Factors& f) { return f.exact ? f.front : f.back; }
@@ -132,6 +133,11 @@ void AddSet(std::vector<Set>* sets, Set set) {
 
 bool ProductFits(const Set& a, const Set& b) {
   return a.size() * b.size() <= kMaxExactStrings;
+}
+
+void SortUnique(Set* set) {
+  std::sort(set->begin(), set->end());
+  set->erase(std::unique(set->begin(), set->end()), set->end());
 }
 
 // *a = every string of *a followed by every string of b.
@@ -145,6 +151,7 @@ void Extend(Set* a, const Set& b) {
   for (const std::string& x : *a) {
     for (const std::string& y : b) out.push_back(x + y);
   }
+  SortUnique(&out);  // ("" or "a") then ("a" or "") spells "a" twice
   *a = std::move(out);
 }
 
@@ -153,15 +160,11 @@ Set Product(Set a, const Set& b) {
   return a;
 }
 
-void SortUnique(Set* set) {
-  std::sort(set->begin(), set->end());
-  set->erase(std::unique(set->begin(), set->end()), set->end());
-}
-
 // The same filter with fewer literals: a literal that contains another one
-// of the set adds nothing.
+// of the set adds nothing. Quadratic, so huge sets are only deduplicated.
 Set Simplify(Set set) {
   SortUnique(&set);
+  if (set.size() > 512) return set;
   std::stable_sort(set.begin(), set.end(),
                    [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
   Set kept;
@@ -273,10 +276,13 @@ Factors AlternationFactors(const std::vector<Fragment>& branches) {
   const bool all_exact = std::all_of(branches.begin(), branches.end(),
                                      [](const Fragment& b) { return b.factors.exact; });
   Set front, back;
+  auto unite = [](Set* all, const Set& edge) {
+    if (edge.empty()) all->emplace_back();  // unknown, never expected
+    all->insert(all->end(), edge.begin(), edge.end());
+  };
   for (const Fragment& b : branches) {
-    front.insert(front.end(), b.factors.front.begin(), b.factors.front.end());
-    const Set& b_back = Back(b.factors);
-    back.insert(back.end(), b_back.begin(), b_back.end());
+    unite(&front, b.factors.front);
+    unite(&back, Back(b.factors));
   }
   SortUnique(&front);
   SortUnique(&back);
@@ -632,7 +638,8 @@ std::vector<std::vector<std::string>> FinalFactors(const Factors& f) {
   std::sort(sets.begin(), sets.end());
   sets.erase(std::unique(sets.begin(), sets.end()), sets.end());
   // A set is implied by another when each literal of the other contains one
-  // of its literals; it filters nothing more.
+  // of its literals; it filters nothing more. (Quadratic: skipped for the
+  // thousands of sets of a pathological pattern.)
   auto implies = [](const Set& strong, const Set& weak) {
     return std::all_of(strong.begin(), strong.end(), [&](const std::string& s) {
       return std::any_of(weak.begin(), weak.end(),
@@ -640,12 +647,16 @@ std::vector<std::vector<std::string>> FinalFactors(const Factors& f) {
     });
   };
   std::vector<Set> kept;
-  for (std::size_t i = 0; i < sets.size(); ++i) {
-    bool implied = false;
-    for (std::size_t j = 0; j < sets.size() && !implied; ++j) {
-      implied = j != i && implies(sets[j], sets[i]);
+  if (sets.size() > 256) {
+    kept = std::move(sets);
+  } else {
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      bool implied = false;
+      for (std::size_t j = 0; j < sets.size() && !implied; ++j) {
+        implied = j != i && implies(sets[j], sets[i]);
+      }
+      if (!implied) kept.push_back(sets[i]);
     }
-    if (!implied) kept.push_back(sets[i]);
   }
   std::stable_sort(kept.begin(), kept.end(), MoreSelective);
   return kept;
