@@ -49,52 +49,65 @@ std::string_view LineAt(std::string_view text, const std::vector<std::size_t>& s
   return line;
 }
 
-// Builds the Match for a confirmed hit of pattern `p` on `line`.
-Match MakeMatch(const Engine& engine, uint32_t p, std::string_view line, const std::vector<std::string>& tokens,
-                std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
-                const std::vector<EnvPair>& text_env) {
+// A match being collected: scored cheaply now, explained only if kept.
+struct Candidate {
+  Match match;
+  match::HitEvidence hit;
+  std::vector<EnvPair> text_env;
+};
+
+// A confirmed hit of pattern `p` on `line`.
+Candidate MakeMatch(const Engine& engine, uint32_t p, std::string_view line, const std::vector<std::string>& tokens,
+                    std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
+                    const std::vector<EnvPair>& text_env) {
   const match::PatternSet& set = engine.patterns();
-  Match m;
+  Candidate c;
+  Match& m = c.match;
   m.record = &engine.kb().records()[p];
   m.line = line_number;
-  match::HitEvidence hit;
-  hit.info = set.Info(p);
-  hit.line = line;
+  c.hit.info = set.Info(p);
+  match::Span span{0, 0};
   if (auto groups = set.Captures(p, line); groups && !groups->empty() && (*groups)[0]) {
-    hit.span = *(*groups)[0];
-    std::vector<std::string> names = set.GroupNames(p);
-    for (std::size_t g = 1; g < groups->size(); ++g) {
-      if (!(*groups)[g]) continue;
-      auto [b, e] = *(*groups)[g];
-      std::string name = g < names.size() && !names[g].empty() ? names[g] : std::to_string(g);
-      m.captures.emplace_back(std::move(name), std::string(line.substr(b, e - b)));
+    span = *(*groups)[0];
+    if (groups->size() > 1) {
+      std::vector<std::string> names = set.GroupNames(p);
+      for (std::size_t g = 1; g < groups->size(); ++g) {
+        if (!(*groups)[g]) continue;
+        auto [b, e] = *(*groups)[g];
+        std::string name = g < names.size() && !names[g].empty() ? names[g] : std::to_string(g);
+        m.captures.emplace_back(std::move(name), std::string(line.substr(b, e - b)));
+      }
     }
   }
-  hit.similarity = engine.signatures().Similarity(tokens, p);
-  hit.mentions_domain = engine.signatures().MentionsDomain(tokens, p);
-  m.begin = line_offset + hit.span.first;
-  m.end = line_offset + hit.span.second;
-  m.score = match::Score(*m.record, hit, options.env, text_env, &m.why);
-  return m;
+  c.hit.message_bytes = match::MessageBytes(line);
+  c.hit.span_bytes = span.second - span.first;
+  c.hit.similarity = engine.signatures().Similarity(tokens, p);
+  c.hit.mentions_domain = engine.signatures().MentionsDomain(tokens, p);
+  c.text_env = text_env;
+  m.begin = line_offset + span.first;
+  m.end = line_offset + span.second;
+  m.score = match::Score(*m.record, c.hit, options.env, text_env, nullptr);
+  return c;
 }
 
 // A candidate no pattern confirmed, found because the line reads like the
 // record's signature.
-Match MakeFuzzyMatch(const Engine& engine, std::size_t r, double similarity, std::string_view line,
-                     const std::vector<std::string>& tokens, std::size_t line_offset, std::size_t line_number,
-                     const MatchOptions& options, const std::vector<EnvPair>& text_env) {
-  Match m;
+Candidate MakeFuzzyMatch(const Engine& engine, std::size_t r, double similarity, std::string_view line,
+                         const std::vector<std::string>& tokens, std::size_t line_offset, std::size_t line_number,
+                         const MatchOptions& options, const std::vector<EnvPair>& text_env) {
+  Candidate c;
+  Match& m = c.match;
   m.record = &engine.kb().records()[r];
   m.kind = "fuzzy";
   m.line = line_number;
   m.begin = line_offset;
   m.end = line_offset + line.size();
-  match::HitEvidence hit;
-  hit.line = line;
-  hit.similarity = similarity;
-  hit.mentions_domain = engine.signatures().MentionsDomain(tokens, r);
-  m.score = match::Score(*m.record, hit, options.env, text_env, &m.why);
-  return m;
+  c.hit.message_bytes = match::MessageBytes(line);
+  c.hit.similarity = similarity;
+  c.hit.mentions_domain = engine.signatures().MentionsDomain(tokens, r);
+  c.text_env = text_env;
+  m.score = match::Score(*m.record, c.hit, options.env, text_env, nullptr);
+  return c;
 }
 
 // Fuzzy candidates need a line that shares most of its weight with a
@@ -102,19 +115,30 @@ Match MakeFuzzyMatch(const Engine& engine, std::size_t r, double similarity, std
 constexpr double kFuzzyMinSimilarity = 0.45;
 constexpr std::size_t kFuzzyLinesPerMessage = 2000;
 
-// Keeps each record's best match, best first, at most `top`.
-void KeepBest(std::vector<Match>* matches, std::size_t top) {
-  std::stable_sort(matches->begin(), matches->end(), [](const Match& a, const Match& b) {
-    if (a.score != b.score) return a.score > b.score;
-    return a.record->id < b.record->id;
+// Keeps each record's best candidate, best first, at most `top`.
+void KeepBest(std::vector<Candidate>* candidates, std::size_t top) {
+  std::stable_sort(candidates->begin(), candidates->end(), [](const Candidate& a, const Candidate& b) {
+    if (a.match.score != b.match.score) return a.match.score > b.match.score;
+    return a.match.record->id < b.match.record->id;
   });
-  std::vector<Match> kept;
-  for (auto& m : *matches) {
+  std::vector<Candidate> kept;
+  for (auto& c : *candidates) {
     if (kept.size() >= top) break;
-    bool seen = std::any_of(kept.begin(), kept.end(), [&](const Match& k) { return k.record == m.record; });
-    if (!seen) kept.push_back(std::move(m));
+    bool seen = std::any_of(kept.begin(), kept.end(), [&](const Candidate& k) { return k.match.record == c.match.record; });
+    if (!seen) kept.push_back(std::move(c));
   }
-  *matches = std::move(kept);
+  *candidates = std::move(kept);
+}
+
+// The kept candidates as explained matches.
+std::vector<Match> Explain(std::vector<Candidate>&& kept, const MatchOptions& options) {
+  std::vector<Match> out;
+  out.reserve(kept.size());
+  for (auto& c : kept) {
+    match::Score(*c.match.record, c.hit, options.env, c.text_env, &c.match.why);
+    out.push_back(std::move(c.match));
+  }
+  return out;
 }
 
 }  // namespace
@@ -150,6 +174,7 @@ MatchResult Engine::Match(std::string_view text, const MatchOptions& options) co
   patterns_->Scan(text, starts, &hits);
   std::vector<EnvPair> text_env = match::EnvFromText(text);
   std::vector<bool> regex_hit(kb_.size(), false);
+  std::vector<Candidate> candidates;
   std::size_t h = 0;
   for (std::size_t i = 0; i < starts.size(); ++i) {
     std::string_view line = LineAt(text, starts, i);
@@ -158,20 +183,21 @@ MatchResult Engine::Match(std::string_view text, const MatchOptions& options) co
     std::vector<std::string> tokens = match::SignatureIndex::Tokens(line);
     for (; h < hits.size() && hits[h].line == i; ++h) {
       regex_hit[hits[h].pattern] = true;
-      result.matches.push_back(MakeMatch(*this, hits[h].pattern, line, tokens, starts[i], i + 1, options, text_env));
+      candidates.push_back(MakeMatch(*this, hits[h].pattern, line, tokens, starts[i], i + 1, options, text_env));
     }
     if (i < kFuzzyLinesPerMessage) {
       for (auto [r, sim] : signatures_->Nearest(tokens, options.top, kFuzzyMinSimilarity)) {
         if (regex_hit[r]) continue;
-        result.matches.push_back(MakeFuzzyMatch(*this, r, sim, line, tokens, starts[i], i + 1, options, text_env));
+        candidates.push_back(MakeFuzzyMatch(*this, r, sim, line, tokens, starts[i], i + 1, options, text_env));
       }
     }
   }
   // A record hit by a pattern anywhere is not also offered as fuzzy.
-  std::erase_if(result.matches, [&](const kedb::Match& m) {
-    return m.kind == "fuzzy" && regex_hit[static_cast<std::size_t>(m.record - kb_.records().data())];
+  std::erase_if(candidates, [&](const Candidate& c) {
+    return c.match.kind == "fuzzy" && regex_hit[static_cast<std::size_t>(c.match.record - kb_.records().data())];
   });
-  KeepBest(&result.matches, options.top);
+  KeepBest(&candidates, options.top);
+  result.matches = Explain(std::move(candidates), options);
   result.abstained = result.matches.empty();
   return result;
 }
@@ -182,10 +208,13 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, const std::fun
   logs::LineChunk chunk;
   ScanSummary sum;
   Region open;
+  std::vector<Candidate> open_candidates;
   bool have_open = false;
   auto close = [&]() {
     if (!have_open) return;
-    KeepBest(&open.matches, options.match.top);
+    KeepBest(&open_candidates, options.match.top);
+    open.matches = Explain(std::move(open_candidates), options.match);
+    open_candidates.clear();
     ++sum.regions;
     on_region(std::move(open));
     open = Region();
@@ -212,12 +241,12 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, const std::fun
       std::vector<EnvPair> text_env = match::EnvFromText(line);
       std::vector<std::string> tokens = match::SignatureIndex::Tokens(line);
       for (; i < hits.size() && hits[i].line == line_index; ++i) {
-        open.matches.push_back(MakeMatch(*this, hits[i].pattern, line, tokens,
+        open_candidates.push_back(MakeMatch(*this, hits[i].pattern, line, tokens,
                                          chunk.first_offset + chunk.line_starts[line_index], line_no, options.match,
                                          text_env));
       }
       // A long region keeps only its best candidates as it grows.
-      if (open.matches.size() > 256) KeepBest(&open.matches, std::max<std::size_t>(options.match.top, 64));
+      if (open_candidates.size() > 256) KeepBest(&open_candidates, std::max<std::size_t>(options.match.top, 64));
     }
   }
   close();

@@ -132,6 +132,11 @@ std::vector<EnvPair> EnvFromText(std::string_view text) {
   return out;
 }
 
+std::size_t MessageBytes(std::string_view line) {
+  std::size_t first = line.find_first_not_of(" \t");
+  return first == std::string_view::npos ? 0 : line.size() - first;
+}
+
 double EnvFit(const Record& record, const std::vector<EnvPair>& env, std::string* detail) {
   int agree = 0, conflict = 0;
   std::string notes;
@@ -143,7 +148,7 @@ double EnvFit(const Record& record, const std::vector<EnvPair>& env, std::string
       bool any = std::any_of(record.os_specific.begin(), record.os_specific.end(),
                              [&](const auto& os) { return NormalOs(os.first) == want; });
       (any ? agree : conflict)++;
-      notes += fmt::format("{}os={} {}", notes.empty() ? "" : "; ", pair.value, any ? "fits" : "differs");
+      if (detail) notes += fmt::format("{}os={} {}", notes.empty() ? "" : "; ", pair.value, any ? "fits" : "differs");
       continue;
     }
     std::vector<int> have = VersionNumbers(pair.value);
@@ -159,7 +164,7 @@ double EnvFit(const Record& record, const std::vector<EnvPair>& env, std::string
     }
     if (!mentioned) continue;
     (fits ? agree : conflict)++;
-    notes += fmt::format("{}{}={} {}", notes.empty() ? "" : "; ", pair.key, pair.value, fits ? "fits" : "differs");
+    if (detail) notes += fmt::format("{}{}={} {}", notes.empty() ? "" : "; ", pair.key, pair.value, fits ? "fits" : "differs");
   }
   if (detail) *detail = notes.empty() ? "nothing to compare" : notes;
   if (agree + conflict == 0) return 0;
@@ -172,14 +177,12 @@ double Score(const Record& record, const HitEvidence& hit, const std::vector<Env
   double specificity = 1 - std::exp(-literal / 20.0);
 
   // Share of the line's message the match covers (leading blanks aside).
-  std::size_t first = hit.line.find_first_not_of(" \t");
-  std::size_t msg_len = first == std::string_view::npos ? 0 : hit.line.size() - first;
-  std::size_t span_len = hit.span.second - hit.span.first;
+  std::size_t msg_len = hit.message_bytes, span_len = hit.span_bytes;
   double coverage = msg_len == 0 ? 0 : std::min(1.0, static_cast<double>(span_len) / static_cast<double>(msg_len));
 
   std::string env_detail, text_detail;
-  double explicit_fit = EnvFit(record, env, &env_detail);
-  double text_fit = EnvFit(record, text_env, &text_detail);
+  double explicit_fit = EnvFit(record, env, why ? &env_detail : nullptr);
+  double text_fit = EnvFit(record, text_env, why ? &text_detail : nullptr);
   // What the user states outweighs what the text mentions.
   double env_fit = explicit_fit != 0 ? explicit_fit : 0.5 * text_fit;
   double domain = hit.mentions_domain ? 1 : 0;

@@ -29,11 +29,14 @@ struct RankWeights {
 // What is known about one candidate on one line.
 struct HitEvidence {
   const PatternInfo* info = nullptr;  // the pattern's analysis; null for a fuzzy candidate
-  std::string_view line;
-  Span span{0, 0};                    // the regex match in `line` ({0,0} when fuzzy)
+  std::size_t message_bytes = 0;      // the line's length, leading blanks aside
+  std::size_t span_bytes = 0;         // the regex match's length (0 when fuzzy)
   double similarity = 0;              // SignatureIndex::Similarity of the line
   bool mentions_domain = false;
 };
+
+// HitEvidence::message_bytes for a line.
+std::size_t MessageBytes(std::string_view line);
 
 // Versions and OS names mentioned in `text` ("torch 2.2.1", "CUDA 12.1",
 // "Ubuntu"), normalised like --env pairs.
@@ -45,7 +48,9 @@ double EnvFit(const Record& record, const std::vector<EnvPair>& env, std::string
 
 // Scores a candidate. `env` is the explicit environment, `text_env` what
 // the text says. A fuzzy candidate has no specificity or coverage, so a
-// good regex hit outranks it.
+// good regex hit outranks it. `why` (optional) receives the factors with
+// their explanations; leave it null on hot paths and explain the matches
+// that are kept.
 double Score(const Record& record, const HitEvidence& hit, const std::vector<EnvPair>& env,
              const std::vector<EnvPair>& text_env, std::vector<ScoreFactor>* why, const RankWeights& weights = {});
 
