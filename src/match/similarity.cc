@@ -86,14 +86,38 @@ bool SignatureIndex::MentionsDomain(const std::vector<std::string>& tokens, std:
 
 std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const std::vector<std::string>& tokens,
                                                                      std::size_t k, double min_similarity) const {
-  std::unordered_map<uint32_t, double> partial;
+  // Shared weight through the postings of the rarer words; common words are
+  // not posted, so this underestimates the overlap, and the best few by
+  // this estimate are then scored exactly.
+  double line_weight = 0;
+  for (const auto& t : tokens) line_weight += Idf(t);
+  thread_local std::vector<double> shared;
+  thread_local std::vector<uint32_t> touched;
+  shared.assign(signature_tokens_.size(), 0);
+  touched.clear();
   for (const auto& t : tokens) {
     auto it = postings_.find(t);
     if (it == postings_.end()) continue;
-    for (uint32_t r : it->second) partial[r] += 1;
+    double idf = Idf(t);
+    for (uint32_t r : it->second) {
+      if (shared[r] == 0) touched.push_back(r);
+      shared[r] += idf;
+    }
+  }
+  std::vector<std::pair<std::size_t, double>> estimate;
+  for (uint32_t r : touched) {
+    double recall = shared[r] / signature_weight_[r], precision = shared[r] / line_weight;
+    double f1 = 2 * precision * recall / (precision + recall);
+    if (f1 >= 0.5 * min_similarity) estimate.emplace_back(r, f1);
+  }
+  constexpr std::size_t kExact = 64;
+  if (estimate.size() > kExact) {
+    std::partial_sort(estimate.begin(), estimate.begin() + kExact, estimate.end(),
+                      [](const auto& a, const auto& b) { return a.second > b.second; });
+    estimate.resize(kExact);
   }
   std::vector<std::pair<std::size_t, double>> out;
-  for (const auto& [r, _] : partial) {
+  for (const auto& [r, _] : estimate) {
     double s = Similarity(tokens, r);
     if (s >= min_similarity) out.emplace_back(r, s);
   }
