@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "kedb/engine.h"
+#include "match/pattern_set.h"
 #include "match/pcre2_regex.h"
 #include "workload.h"
 
@@ -114,6 +115,33 @@ void BM_ScanCorpus(benchmark::State& state) {
   ScanBench(state, *e, log);
 }
 BENCHMARK(BM_ScanCorpus)->Unit(benchmark::kMillisecond)->MinTime(2);
+
+// The matcher alone: prefilter and confirmation, no ranking or results.
+void BM_PrefilterCorpus(benchmark::State& state) {
+  auto e = OpenOrSkip(CorpusPath(), state);
+  if (!e) return;
+  static const std::string log = kedb::bench::MakeLog(20u << 20, CorpusErrors(*e), 5000);
+  static const std::vector<std::size_t> starts = [] {
+    std::vector<std::size_t> s{0};
+    for (std::size_t i = 0; i + 1 < log.size(); ++i) {
+      if (log[i] == '\n') s.push_back(i + 1);
+    }
+    return s;
+  }();
+  std::vector<kedb::match::LineHit> hits;
+  for (auto _ : state) {
+    hits.clear();
+    e->patterns().Scan(log, starts, &hits);
+    benchmark::DoNotOptimize(hits.data());
+  }
+  state.counters["hit_lines_pct"] = [&] {
+    std::size_t lines = 0, last = SIZE_MAX;
+    for (const auto& h : hits) lines += h.line != last, last = h.line;
+    return 100.0 * static_cast<double>(lines) / static_cast<double>(starts.size());
+  }();
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(log.size()));
+}
+BENCHMARK(BM_PrefilterCorpus)->Unit(benchmark::kMillisecond)->MinTime(2);
 
 void BM_ScanGenerated(benchmark::State& state) {
   auto n = static_cast<std::size_t>(state.range(0));
