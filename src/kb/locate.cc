@@ -21,10 +21,9 @@ std::optional<std::string> ReadDocument(const Origin& origin) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-}  // namespace
-
-Diagnostic DiagnosticInText(const Origin& origin, std::string_view text, const JsonPath& field,
-                            Severity severity, std::string rule, std::string record_id, std::string message) {
+// The diagnostic without a position.
+Diagnostic Unplaced(const Origin& origin, const JsonPath& field, Severity severity, std::string rule,
+                    std::string record_id, std::string message) {
   Diagnostic d;
   d.severity = severity;
   d.rule = std::move(rule);
@@ -32,6 +31,14 @@ Diagnostic DiagnosticInText(const Origin& origin, std::string_view text, const J
   d.record_id = std::move(record_id);
   d.field = FormatPath(field);
   d.message = std::move(message);
+  return d;
+}
+
+}  // namespace
+
+Diagnostic DiagnosticInText(const Origin& origin, std::string_view text, const JsonPath& field,
+                            Severity severity, std::string rule, std::string record_id, std::string message) {
+  Diagnostic d = Unplaced(origin, field, severity, std::move(rule), std::move(record_id), std::move(message));
   JsonPath path = origin.format == Origin::Format::kDeadends ? NativePathToDeadends(field) : field;
   // Fall back to enclosing values when the exact one is not in the file
   // (a missing required field points at its object).
@@ -51,16 +58,7 @@ Diagnostic DiagnosticInText(const Origin& origin, std::string_view text, const J
 Diagnostic DiagnosticAt(const Origin& origin, const JsonPath& field, Severity severity, std::string rule,
                         std::string record_id, std::string message) {
   auto text = ReadDocument(origin);
-  if (!text) {
-    Diagnostic d;
-    d.severity = severity;
-    d.rule = std::move(rule);
-    d.file = origin.file;
-    d.record_id = std::move(record_id);
-    d.field = FormatPath(field);
-    d.message = std::move(message);
-    return d;
-  }
+  if (!text) return Unplaced(origin, field, severity, std::move(rule), std::move(record_id), std::move(message));
   return DiagnosticInText(origin, *text, field, severity, std::move(rule), std::move(record_id),
                           std::move(message));
 }
