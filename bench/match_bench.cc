@@ -134,6 +134,8 @@ void BM_PrefilterCorpus(benchmark::State& state) {
     e->patterns().Scan(log, starts, &hits);
     benchmark::DoNotOptimize(hits.data());
   }
+  state.counters["literal_patterns"] = static_cast<double>(e->patterns().stats().prefiltered);
+  state.counters["regex_db_patterns"] = static_cast<double>(e->patterns().stats().fallback);
   state.counters["hit_lines_pct"] = [&] {
     std::size_t lines = 0, last = SIZE_MAX;
     for (const auto& h : hits) lines += h.line != last, last = h.line;
