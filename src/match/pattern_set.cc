@@ -26,7 +26,7 @@ constexpr char kCacheMagic[8] = {'K', 'E', 'D', 'B', 'P', 'F', 'X', '1'};
 uint64_t CacheKey(const std::vector<std::string>& patterns) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
-  std::string header = fmt::format("{}|{}|", kCacheFormat, hs_version());
+  std::string header = fmt::format("{}|{}|{}|", kCacheFormat, kFactorPolicy, hs_version());
   XXH3_64bits_update(st, header.data(), header.size());
   for (const auto& p : patterns) {
     uint64_t len = p.size();
@@ -112,6 +112,14 @@ std::string SanitizeUtf8(std::string_view s) {
     i += n;
   }
   return out;
+}
+
+// Sorts by (line, second field) and drops repeats.
+void SortUnique(std::vector<LineHit>* v) {
+  auto key = [](const LineHit& h) { return (static_cast<uint64_t>(h.line) << 32) | h.pattern; };
+  std::sort(v->begin(), v->end(), [&](const LineHit& a, const LineHit& b) { return key(a) < key(b); });
+  v->erase(std::unique(v->begin(), v->end(), [&](const LineHit& a, const LineHit& b) { return key(a) == key(b); }),
+           v->end());
 }
 
 std::size_t LineOf(const std::vector<std::size_t>& starts, std::size_t offset) {
@@ -293,7 +301,9 @@ bool PatternSet::LoadCache(const std::string& path, uint64_t key) {
 void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& line_starts,
                       std::vector<LineHit>* hits) const {
   if (text.empty() || line_starts.empty()) return;
-  std::vector<LineHit> candidates;
+  // (line, literal) pairs first: a literal that fires many times on a line,
+  // or is shared by many patterns, is expanded to patterns once per line.
+  std::vector<LineHit> literal_hits, candidates;
   // Literal hits arrive in order of end offset, so the line is usually the
   // one before; a binary search covers the rest.
   std::size_t cur = 0;
@@ -306,8 +316,15 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
   };
   literal_db_.Scan(text, [&](unsigned lit, unsigned long long end) {
     uint32_t line = line_of(end);
-    for (uint32_t k = lit_offsets_[lit]; k < lit_offsets_[lit + 1]; ++k) candidates.push_back({line, lit_patterns_[k]});
+    if (!literal_hits.empty() && literal_hits.back().line == line && literal_hits.back().pattern == lit) return;
+    literal_hits.push_back({line, lit});
   });
+  SortUnique(&literal_hits);
+  for (const LineHit& h : literal_hits) {
+    for (uint32_t k = lit_offsets_[h.pattern]; k < lit_offsets_[h.pattern + 1]; ++k) {
+      candidates.push_back({h.line, lit_patterns_[k]});
+    }
+  }
   if (!fallback_db_.empty()) {
     cur = 0;
     auto on_match = [&](unsigned j, unsigned long long end) { candidates.push_back({line_of(end), fallback_[j]}); };
@@ -326,11 +343,7 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
 
 void PatternSet::Confirm(std::string_view text, const std::vector<std::size_t>& line_starts,
                          std::vector<LineHit>* candidates, std::vector<LineHit>* hits) const {
-  auto key = [](const LineHit& h) { return (static_cast<uint64_t>(h.line) << 32) | h.pattern; };
-  std::sort(candidates->begin(), candidates->end(), [&](const LineHit& a, const LineHit& b) { return key(a) < key(b); });
-  candidates->erase(std::unique(candidates->begin(), candidates->end(),
-                                [&](const LineHit& a, const LineHit& b) { return key(a) == key(b); }),
-                    candidates->end());
+  SortUnique(candidates);
   for (const LineHit& c : *candidates) {
     const Compiled& comp = Get(c.pattern);
     if (comp.regex && comp.regex->Search(LineText(text, line_starts, c.line))) hits->push_back(c);

@@ -20,4 +20,8 @@ namespace kedb::match {
 // (Cyrillic, accented Latin) uses the longest piece around it.
 std::vector<std::string> ChooseFactor(const PatternInfo& info);
 
+// Names the choices ChooseFactor makes; part of the prefilter cache key, so
+// that changing them can never reuse a database built under the old ones.
+inline constexpr char kFactorPolicy[] = "factor-v1:min-weight-2.5:common-words/4:safe-pieces";
+
 }  // namespace kedb::match
