@@ -24,8 +24,10 @@ bool IsCommonWord(std::string_view lit) {
 // with PCRE2's Unicode caseless matching: ASCII, and scripts without case.
 bool CaselessSafe(char32_t c) {
   if (c < 0x80) return true;
-  if (c >= 0x3000 && c < 0xFF00) return true;  // CJK, kana, Hangul syllables
+  if (c >= 0x0590 && c < 0x1100) return true;  // Hebrew, Arabic, Indic scripts, Thai, Lao, Tibetan, Myanmar
   if (c >= 0x1100 && c < 0x1200) return true;  // Hangul Jamo
+  if (c >= 0x1200 && c < 0x13A0) return true;  // Ethiopic
+  if (c >= 0x3000 && c < 0xFF00) return true;  // CJK, kana, Hangul syllables
   if (c >= 0x20000 && c < 0x30000) return true;  // CJK extensions
   return false;
 }

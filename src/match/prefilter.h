@@ -16,12 +16,12 @@ namespace kedb::match {
 //
 // Literals are cut to their longest piece that Hyperscan's ASCII-only
 // caseless matching handles exactly: ASCII and uncased scripts (CJK,
-// Hangul, kana). A pattern whose factor would need a cased non-ASCII letter
+// Hangul, kana, Arabic, Hebrew, Indic, Thai, Ethiopic). A pattern whose factor would need a cased non-ASCII letter
 // (Cyrillic, accented Latin) uses the longest piece around it.
 std::vector<std::string> ChooseFactor(const PatternInfo& info);
 
 // Names the choices ChooseFactor makes; part of the prefilter cache key, so
 // that changing them can never reuse a database built under the old ones.
-inline constexpr char kFactorPolicy[] = "factor-v1:min-weight-2.5:common-words/4:safe-pieces";
+inline constexpr char kFactorPolicy[] = "factor-v2:min-weight-2.5:common-words/4:uncased-scripts";
 
 }  // namespace kedb::match
