@@ -4,6 +4,23 @@
 
 namespace kedb::logs {
 
+std::vector<std::size_t> LineStarts(std::string_view text) {
+  std::vector<std::size_t> starts{0};
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] == '\n') starts.push_back(i + 1);
+  }
+  return starts;
+}
+
+std::string_view LineText(std::string_view text, const std::vector<std::size_t>& starts, std::size_t i) {
+  std::size_t b = starts[i];
+  std::size_t e = i + 1 < starts.size() ? starts[i + 1] : text.size();
+  std::string_view line = text.substr(b, e - b);
+  if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
 LineChunker::LineChunker(std::istream& in, std::size_t chunk_bytes, std::size_t max_line_bytes)
     : in_(in), chunk_bytes_(chunk_bytes), max_line_bytes_(std::max<std::size_t>(max_line_bytes, 1)) {}
 

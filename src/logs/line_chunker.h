@@ -4,9 +4,18 @@
 #include <cstddef>
 #include <istream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kedb::logs {
+
+// Byte offsets where the lines of `text` start (a final newline starts no
+// new line).
+std::vector<std::size_t> LineStarts(std::string_view text);
+
+// Line `i` of `text` given its LineStarts, without its "\n" or "\r\n".
+// Matching, confirmation and ranking all see a line through this one view.
+std::string_view LineText(std::string_view text, const std::vector<std::size_t>& starts, std::size_t i);
 
 // One chunk: whole lines, each starting at line_starts[i] in `text`.
 struct LineChunk {

@@ -34,21 +34,6 @@ std::string DefaultCacheDir(const std::string& kb_path) {
   return "";
 }
 
-std::vector<std::size_t> LineStarts(std::string_view text) {
-  std::vector<std::size_t> starts{0};
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n' && i + 1 < text.size()) starts.push_back(i + 1);
-  }
-  return starts;
-}
-
-std::string_view LineAt(std::string_view text, const std::vector<std::size_t>& starts, std::size_t i) {
-  std::size_t b = starts[i], e = i + 1 < starts.size() ? starts[i + 1] : text.size();
-  std::string_view line = text.substr(b, e - b);
-  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
-  return line;
-}
-
 // A match being collected: scored cheaply now, explained only if kept.
 struct Candidate {
   Match match;
@@ -169,7 +154,7 @@ Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb
 
 MatchResult Engine::Match(std::string_view text, const MatchOptions& options) const {
   MatchResult result;
-  std::vector<std::size_t> starts = LineStarts(text);
+  std::vector<std::size_t> starts = logs::LineStarts(text);
   std::vector<match::LineHit> hits;
   patterns_->Scan(text, starts, &hits);
   std::vector<EnvPair> text_env = match::EnvFromText(text);
@@ -177,7 +162,7 @@ MatchResult Engine::Match(std::string_view text, const MatchOptions& options) co
   std::vector<Candidate> candidates;
   std::size_t h = 0;
   for (std::size_t i = 0; i < starts.size(); ++i) {
-    std::string_view line = LineAt(text, starts, i);
+    std::string_view line = logs::LineText(text, starts, i);
     bool has_hits = h < hits.size() && hits[h].line == i;
     if (!has_hits && i >= kFuzzyLinesPerMessage) continue;
     std::vector<std::string> tokens = match::SignatureIndex::Tokens(line);
@@ -230,7 +215,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, const std::fun
     for (std::size_t i = 0; i < hits.size();) {
       std::size_t line_index = hits[i].line;
       std::size_t line_no = chunk.first_line + line_index;
-      std::string_view line = LineAt(chunk.text, chunk.line_starts, line_index);
+      std::string_view line = logs::LineText(chunk.text, chunk.line_starts, line_index);
       if (have_open && line_no > open.last_line + options.region_gap) close();
       if (!have_open) {
         open.first_line = line_no;

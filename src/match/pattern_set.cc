@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "logs/line_chunker.h"
 #include "match/prefilter.h"
 
 namespace kedb::match {
@@ -124,15 +125,6 @@ void SortUnique(std::vector<LineHit>* v) {
 
 std::size_t LineOf(const std::vector<std::size_t>& starts, std::size_t offset) {
   return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin()) - 1;
-}
-
-std::string_view LineText(std::string_view text, const std::vector<std::size_t>& starts, std::size_t i) {
-  std::size_t b = starts[i];
-  std::size_t e = i + 1 < starts.size() ? starts[i + 1] : text.size();
-  std::string_view line = text.substr(b, e - b);
-  if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  return line;
 }
 
 }  // namespace
@@ -346,7 +338,7 @@ void PatternSet::Confirm(std::string_view text, const std::vector<std::size_t>& 
   SortUnique(candidates);
   for (const LineHit& c : *candidates) {
     const Compiled& comp = Get(c.pattern);
-    if (comp.regex && comp.regex->Search(LineText(text, line_starts, c.line))) hits->push_back(c);
+    if (comp.regex && comp.regex->Search(logs::LineText(text, line_starts, c.line))) hits->push_back(c);
   }
 }
 
