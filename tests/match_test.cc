@@ -259,3 +259,23 @@ TEST(Match, FuzzyCandidateWhenNoPatternFires) {
 
 }  // namespace
 }  // namespace kedb
+
+namespace kedb {
+namespace {
+
+// Patterns with no literal go through Hyperscan's UTF-8 mode, which needs
+// valid UTF-8: invalid bytes elsewhere in the chunk must not hide a hit.
+TEST(PatternSet, RegexDatabaseSurvivesInvalidUtf8) {
+  testing::TempDir cache;
+  auto set = match::PatternSet::Build({R"(\d{3}-\d{4})"}, cache.path().string());
+  ASSERT_TRUE(set.ok());
+  ASSERT_EQ((*set)->stats().fallback, 1u);
+  std::string text = "bad \xff\xfe bytes\ncall 555-0100\n";
+  std::vector<match::LineHit> hits;
+  (*set)->Scan(text, {0, 15}, &hits);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].line, 1u);
+}
+
+}  // namespace
+}  // namespace kedb

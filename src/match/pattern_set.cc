@@ -80,7 +80,11 @@ class Reader {
   std::string_view b_;
 };
 
-bool ValidUtf8(std::string_view s) {
+// Hyperscan's UTF-8 mode needs valid UTF-8. nullopt when `s` already is;
+// otherwise a copy whose invalid bytes became '?'. That can only add
+// candidates (PCRE2 never matches an invalid byte), which confirmation drops.
+std::optional<std::string> SanitizedUtf8(std::string_view s) {
+  std::optional<std::string> out;
   for (std::size_t i = 0; i < s.size();) {
     if (static_cast<unsigned char>(s[i]) < 0x80) {
       ++i;
@@ -88,26 +92,9 @@ bool ValidUtf8(std::string_view s) {
     }
     char32_t c;
     std::size_t n = internal::DecodeUtf8(s, i, &c);
-    if (n == 0) return false;
-    i += n;
-  }
-  return true;
-}
-
-// Hyperscan's UTF-8 mode needs valid UTF-8. Invalid bytes become '?': that
-// can only add candidates (PCRE2 never matches an invalid byte), which
-// confirmation then drops.
-std::string SanitizeUtf8(std::string_view s) {
-  std::string out(s);
-  for (std::size_t i = 0; i < out.size();) {
-    if (static_cast<unsigned char>(out[i]) < 0x80) {
-      ++i;
-      continue;
-    }
-    char32_t c;
-    std::size_t n = internal::DecodeUtf8(out, i, &c);
     if (n == 0) {
-      out[i] = '?';
+      if (!out) out.emplace(s);
+      (*out)[i] = '?';
       n = 1;
     }
     i += n;
@@ -320,11 +307,10 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
   if (!fallback_db_.empty()) {
     cur = 0;
     auto on_match = [&](unsigned j, unsigned long long end) { candidates.push_back({line_of(end), fallback_[j]}); };
-    if (ValidUtf8(text)) {
-      fallback_db_.Scan(text, on_match);
+    if (auto clean = SanitizedUtf8(text)) {
+      fallback_db_.Scan(*clean, on_match);
     } else {
-      std::string clean = SanitizeUtf8(text);
-      fallback_db_.Scan(clean, on_match);
+      fallback_db_.Scan(text, on_match);
     }
   }
   for (uint32_t p : every_line_) {
