@@ -42,19 +42,21 @@ struct Candidate {
 };
 
 // A confirmed hit of pattern `p` on `line`.
-Candidate MakeMatch(const Engine& engine, uint32_t p, std::string_view line, const std::vector<std::string>& tokens,
+Candidate MakeMatch(const Engine& engine, const match::LineHit& lh, std::string_view line,
+                    const std::vector<std::string>& tokens,
                     std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
                     const std::vector<EnvPair>& text_env) {
   const match::PatternSet& set = engine.patterns();
+  const uint32_t p = lh.pattern;
   Candidate c;
   Match& m = c.match;
   m.record = &engine.kb().records()[p];
   m.line = line_number;
   c.hit.info = set.Info(p);
-  match::Span span{0, 0};
-  if (auto groups = set.Captures(p, line); groups && !groups->empty() && (*groups)[0]) {
-    span = *(*groups)[0];
-    if (groups->size() > 1) {
+  // The confirmation found the span; only groups need a second search.
+  const match::Span span = lh.span;
+  if (set.CaptureCount(p) > 0) {
+    if (auto groups = set.Captures(p, line); groups && groups->size() > 1) {
       std::vector<std::string> names = set.GroupNames(p);
       for (std::size_t g = 1; g < groups->size(); ++g) {
         if (!(*groups)[g]) continue;
@@ -168,7 +170,7 @@ MatchResult Engine::Match(std::string_view text, const MatchOptions& options) co
     std::vector<std::string> tokens = match::SignatureIndex::Tokens(line);
     for (; h < hits.size() && hits[h].line == i; ++h) {
       regex_hit[hits[h].pattern] = true;
-      candidates.push_back(MakeMatch(*this, hits[h].pattern, line, tokens, starts[i], i + 1, options, text_env));
+      candidates.push_back(MakeMatch(*this, hits[h], line, tokens, starts[i], i + 1, options, text_env));
     }
     if (i < kFuzzyLinesPerMessage) {
       for (auto [r, sim] : signatures_->Nearest(tokens, options.top, kFuzzyMinSimilarity)) {
@@ -226,7 +228,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, const std::fun
       std::vector<EnvPair> text_env = match::EnvFromText(line);
       std::vector<std::string> tokens = match::SignatureIndex::Tokens(line);
       for (; i < hits.size() && hits[i].line == line_index; ++i) {
-        open_candidates.push_back(MakeMatch(*this, hits[i].pattern, line, tokens,
+        open_candidates.push_back(MakeMatch(*this, hits[i], line, tokens,
                                          chunk.first_offset + chunk.line_starts[line_index], line_no, options.match,
                                          text_env));
       }

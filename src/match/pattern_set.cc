@@ -324,7 +324,10 @@ void PatternSet::Confirm(std::string_view text, const std::vector<std::size_t>& 
   SortUnique(candidates);
   for (const LineHit& c : *candidates) {
     const Compiled& comp = Get(c.pattern);
-    if (comp.regex && comp.regex->Search(logs::LineText(text, line_starts, c.line))) hits->push_back(c);
+    if (!comp.regex) continue;
+    // The confirmation's span is kept, so a pattern without groups needs no
+    // second search to report where it matched.
+    if (auto span = comp.regex->Find(logs::LineText(text, line_starts, c.line))) hits->push_back({c.line, c.pattern, *span});
   }
 }
 
@@ -332,6 +335,11 @@ std::optional<std::vector<std::optional<Span>>> PatternSet::Captures(uint32_t p,
   const Compiled& c = Get(p);
   if (!c.regex) return std::nullopt;
   return c.regex->Captures(line);
+}
+
+std::size_t PatternSet::CaptureCount(uint32_t p) const {
+  const Compiled& c = Get(p);
+  return c.regex ? c.regex->capture_count() : 0;
 }
 
 std::vector<std::string> PatternSet::GroupNames(uint32_t p) const {

@@ -40,6 +40,7 @@ namespace kedb::match {
 struct LineHit {
   uint32_t line;     // index into the line_starts given to Scan
   uint32_t pattern;  // index into the patterns given to Build
+  Span span{0, 0};   // the confirmed match in the line (set by Scan)
 };
 
 struct PatternSetStats {
@@ -66,6 +67,9 @@ class PatternSet {
   void Scan(std::string_view text, const std::vector<std::size_t>& line_starts,
             std::vector<LineHit>* hits) const;
 
+  // Capture groups of pattern `p`, group 0 not counted (0 when it does not
+  // compile). When 0, a hit's span is all Captures() would add.
+  std::size_t CaptureCount(uint32_t p) const;
   // The leftmost match of pattern `p` in `line`, and its groups.
   std::optional<std::vector<std::optional<Span>>> Captures(uint32_t p, std::string_view line) const;
   // Group names of pattern `p` ("" for unnamed), group 0 first.
