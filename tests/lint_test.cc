@@ -49,22 +49,13 @@ TEST(Lint, SeedsHaveExactlyTheirKnownProblems) {
   }
 }
 
-Record Make(std::string id, std::string signature, std::string regex) {
-  Record r;
-  r.id = std::move(id);
-  r.signature = std::move(signature);
-  r.regex = std::move(regex);
-  r.domain = "t";
-  r.origin.file = "(memory)";
-  return r;
-}
 
 TEST(Lint, RulesFireOnWhatTheyDescribe) {
   std::vector<Record> records;
-  records.push_back(Make("t/a", "Killed: OOM in zoom room", "OOM|out of memory"));             // short-alternative
-  records.push_back(Make("t/b", "aaaa", "(a+)+$"));                                          // nested-quantifier
-  records.push_back(Make("t/c", "Segmentation fault", "segfault"));                          // regex-self-miss
-  Record d = Make("t/d", "CUDA error: out of memory", "out of memory");
+  records.push_back(testing::MakeRecord("t/a", "Killed: OOM in zoom room", "OOM|out of memory"));             // short-alternative
+  records.push_back(testing::MakeRecord("t/b", "aaaa", "(a+)+$"));                                          // nested-quantifier
+  records.push_back(testing::MakeRecord("t/c", "Segmentation fault", "segfault"));                          // regex-self-miss
+  Record d = testing::MakeRecord("t/d", "CUDA error: out of memory", "out of memory");
   d.transition_graph.leads_to.push_back(Edge{"t/e", false, 0.5, "", "", ""});                // edge-asymmetry
   d.transition_graph.preceded_by.push_back(Edge{"t/missing", true, std::nullopt, "", "", ""});  // dangling-edge
   d.resolvable = Resolvable::kTrue;
@@ -72,11 +63,11 @@ TEST(Lint, RulesFireOnWhatTheyDescribe) {
   d.first_seen = Date::Parse("2025-06-01");
   d.last_confirmed = Date::Parse("2025-01-01");                                              // date-order
   records.push_back(d);
-  Record e = Make("t/e", "cudaErrorMemoryAllocation", "cudaErrorMemoryAllocation");
+  Record e = testing::MakeRecord("t/e", "cudaErrorMemoryAllocation", "cudaErrorMemoryAllocation");
   e.signature_zh = e.signature;                                                              // untranslated-zh
   e.aliases = {"cudaErrorMemoryAllocation: out of memory", "CUDA OOM"};                      // self-miss on alias 1
   records.push_back(e);
-  records.push_back(Make("t/f", "(broken", "(broken"));                                      // regex-compile
+  records.push_back(testing::MakeRecord("t/f", "(broken", "(broken"));                                      // regex-compile
   KnowledgeBase kb = KnowledgeBase::FromRecords(std::move(records));
   LintReport report = Lint(kb, LoadReport{}, FixedDay());
   auto counts = Counts(report);

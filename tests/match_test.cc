@@ -21,14 +21,6 @@ std::shared_ptr<const Engine> OpenBundled(const TempDir& cache) {
   return e.ok() ? e.value() : nullptr;
 }
 
-Record Rec(std::string id, std::string signature, std::string regex) {
-  Record r;
-  r.id = std::move(id);
-  r.signature = std::move(signature);
-  r.regex = std::move(regex);
-  r.domain = "t";
-  return r;
-}
 
 // Matches a pattern confirmed (fuzzy candidates left out).
 std::size_t RegexHits(const MatchResult& r) {
@@ -91,11 +83,11 @@ TEST(Match, NothingKnownAbstains) {
 TEST(Match, PythonDialectAndCaptures) {
   TempDir cache;
   auto engine = FromRecords(
-      {Rec("t/named", "No module named 'torch'", R"(No module named '(?P<module>[\w.]+)')"),
-       Rec("t/end", "fatal: bad object HEAD", R"(bad object \w+\Z)"),
-       Rec("t/count", "retry 12 times", R"(retry \d{,3} times)"),
-       Rec("t/nolit", "code 123-4567", R"(\d{3}-\d{4})"),
-       Rec("t/look", "found it", R"((?<!not )found)")},
+      {testing::MakeRecord("t/named", "No module named 'torch'", R"(No module named '(?P<module>[\w.]+)')"),
+       testing::MakeRecord("t/end", "fatal: bad object HEAD", R"(bad object \w+\Z)"),
+       testing::MakeRecord("t/count", "retry 12 times", R"(retry \d{,3} times)"),
+       testing::MakeRecord("t/nolit", "code 123-4567", R"(\d{3}-\d{4})"),
+       testing::MakeRecord("t/look", "found it", R"((?<!not )found)")},
       cache);
   auto r = engine->Match("ImportError: No module named 'torch.nn'", MatchOptions{});
   ASSERT_EQ(RegexHits(r), 1u);
@@ -115,7 +107,7 @@ TEST(Match, PythonDialectAndCaptures) {
 
 TEST(Match, CatastrophicPatternGivesUpInsteadOfHanging) {
   TempDir cache;
-  auto engine = FromRecords({Rec("t/evil", "aaaa", "(a+)+$"), Rec("t/ok", "boom", "boom")}, cache);
+  auto engine = FromRecords({testing::MakeRecord("t/evil", "aaaa", "(a+)+$"), testing::MakeRecord("t/ok", "boom", "boom")}, cache);
   std::string text(5000, 'a');
   text.append("!\nboom\n");
   auto r = engine->Match(text, MatchOptions{});
@@ -125,9 +117,9 @@ TEST(Match, CatastrophicPatternGivesUpInsteadOfHanging) {
 
 TEST(Match, EnvironmentPicksTheFittingVariant) {
   TempDir cache;
-  Record a = Rec("t/oom/torch1", "CUDA out of memory", "CUDA out of memory");
+  Record a = testing::MakeRecord("t/oom/torch1", "CUDA out of memory", "CUDA out of memory");
   a.versions.push_back({"torch >=1.0,<2.0", "", "", "", "", "active"});
-  Record b = Rec("t/oom/torch2", "CUDA out of memory", "CUDA out of memory");
+  Record b = testing::MakeRecord("t/oom/torch2", "CUDA out of memory", "CUDA out of memory");
   b.versions.push_back({"PyTorch 2.2", "", "", "", "", "active"});
   b.os_specific.push_back({"linux", ""});
   auto engine = FromRecords({a, b}, cache);

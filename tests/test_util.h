@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "kedb/record.h"
+
 namespace kedb::testing {
 
 inline std::filesystem::path SourceDir() { return KEDB_SOURCE_DIR; }
@@ -57,6 +59,17 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// A minimal in-memory record in domain "t".
+inline Record MakeRecord(std::string id, std::string signature, std::string regex) {
+  Record r;
+  r.id = std::move(id);
+  r.signature = std::move(signature);
+  r.regex = std::move(regex);
+  r.domain = "t";
+  r.origin.file = "(memory)";
+  return r;
+}
 
 struct CommandResult {
   int exit_code = -1;
