@@ -13,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -689,21 +690,37 @@ TEST(LiteralFactors, SoundOnRandomPatterns) {
             << checked << " matches checked, " << strong << " against literals of 2+ bytes\n";
 }
 
-// Every deadends regex against every record's signature: a match satisfies
-// the factors.
-TEST(LiteralFactors, SoundOnCorpus) {
-  const std::filesystem::path root =
-      std::filesystem::path(KEDB_SHARED_DIR) / "corpora" / "deadends" / "canons";
-  if (!std::filesystem::is_directory(root)) {
-    GTEST_SKIP() << "corpus missing: " << root << " is absent, corpus test skipped";
-  }
-  std::vector<std::string> patterns, signatures;
+// The "error" object of every deadends corpus record (a discarded value when
+// a file does not parse), or nullopt when the corpus is absent.
+struct CorpusError {
+  std::filesystem::path file;
+  nlohmann::json record;
+  nlohmann::json error;
+};
+std::optional<std::vector<CorpusError>> ReadCorpusErrors() {
+  const std::filesystem::path root = std::filesystem::path(KEDB_SHARED_DIR) / "corpora" / "deadends" / "canons";
+  if (!std::filesystem::is_directory(root)) return std::nullopt;
+  std::vector<CorpusError> out;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
     std::ifstream in(entry.path(), std::ios::binary);
-    const auto record = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    ASSERT_FALSE(record.is_discarded()) << entry.path();
-    const auto& error = record.value("error", nlohmann::json::object());
+    CorpusError e{entry.path(), nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false), {}};
+    if (!e.record.is_discarded()) e.error = e.record.value("error", nlohmann::json::object());
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+#define KEDB_CORPUS_OR_SKIP(var)                                                         \
+  auto var = ReadCorpusErrors();                                                         \
+  if (!var) GTEST_SKIP() << "corpus missing: ../shared/corpora/deadends/canons is absent, corpus test skipped"
+
+// Every deadends regex against every record's signature: a match satisfies
+// the factors.
+TEST(LiteralFactors, SoundOnCorpus) {
+  KEDB_CORPUS_OR_SKIP(corpus);
+  std::vector<std::string> patterns, signatures;
+  for (const auto& [file, record, error] : *corpus) {
+    ASSERT_FALSE(record.is_discarded()) << file;
     if (!error.contains("regex") || !error["regex"].is_string()) continue;
     patterns.push_back(error["regex"].get<std::string>());
     signatures.push_back(error.contains("signature") && error["signature"].is_string()
@@ -901,31 +918,23 @@ TEST(Pcre2Regex, MovesAndThreads) {
 // Corpus: every deadends regex parses and compiles.
 
 TEST(Corpus, EveryDeadendsRegexParsesAndCompiles) {
-  const std::filesystem::path root =
-      std::filesystem::path(KEDB_SHARED_DIR) / "corpora" / "deadends" / "canons";
-  if (!std::filesystem::is_directory(root)) {
-    GTEST_SKIP() << "corpus missing: " << root << " is absent, corpus test skipped";
-  }
+  KEDB_CORPUS_OR_SKIP(corpus);
   std::size_t total = 0, lookaround = 0, backref = 0, nested = 0, short_branch = 0, self_match = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    const auto record = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    ASSERT_FALSE(record.is_discarded()) << entry.path();
-    const auto& error = record.value("error", nlohmann::json::object());
-    ASSERT_TRUE(error.contains("regex") && error["regex"].is_string()) << entry.path();
+  for (const auto& [file, record, error] : *corpus) {
+    ASSERT_FALSE(record.is_discarded()) << file;
+    ASSERT_TRUE(error.contains("regex") && error["regex"].is_string()) << file;
     const std::string pattern = error["regex"].get<std::string>();
     ++total;
     auto parsed = ParsePythonRegex(pattern);
     if (auto* e = std::get_if<RegexError>(&parsed)) {
-      ADD_FAILURE() << entry.path() << ": " << pattern << " rejected at " << e->offset << ": "
+      ADD_FAILURE() << file << ": " << pattern << " rejected at " << e->offset << ": "
                     << e->message;
       continue;
     }
     const PatternInfo& info = std::get<PatternInfo>(parsed);
     auto compiled = Pcre2Regex::Compile(info.pcre2);
     if (auto* e = std::get_if<RegexError>(&compiled)) {
-      ADD_FAILURE() << entry.path() << ": " << info.pcre2 << " does not compile: " << e->message;
+      ADD_FAILURE() << file << ": " << info.pcre2 << " does not compile: " << e->message;
       continue;
     }
     lookaround += info.has_lookaround;
