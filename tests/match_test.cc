@@ -1,10 +1,15 @@
 // The matcher: every known error in one pass, exact spans, ranking, cache.
 #include <algorithm>
 #include <chrono>
+#include <iterator>
+#include <set>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "kedb/engine.h"
+#include "logs/line_chunker.h"
+#include "match/literal_check.h"
 #include "match/pattern_set.h"
 #include "match/pcre2_regex.h"
 #include "test_util.h"
@@ -257,6 +262,89 @@ namespace {
 
 // Patterns with no literal go through Hyperscan's UTF-8 mode, which needs
 // valid UTF-8: invalid bytes elsewhere in the chunk must not hide a hit.
+// The literal check turns a line away only when it lacks a literal every
+// match needs.
+TEST(LiteralCheck, NeedsOneBranchWhole) {
+  auto parsed = match::ParsePythonRegex(R"((session.*fixation|session.*hijack)|token.*(expired|revoked))");
+  ASSERT_TRUE(std::holds_alternative<match::PatternInfo>(parsed));
+  match::LiteralIds ids;
+  match::LiteralCheck check(std::get<match::PatternInfo>(parsed), &ids);
+  ASSERT_FALSE(check.empty());
+  auto may = [&](std::string_view line) {
+    std::string folded;
+    match::FoldLine(line, &folded);
+    match::LineLiterals memo;
+    memo.Reset(folded);
+    return check.MayMatch(&memo);
+  };
+  EXPECT_TRUE(may("SESSION FIXATION detected"));
+  EXPECT_TRUE(may("token was Revoked"));
+  EXPECT_FALSE(may("session opened for user"));      // "session" alone
+  EXPECT_FALSE(may("fixation without the other word"));
+  EXPECT_TRUE(may("session hijack?"));
+}
+
+TEST(LiteralCheck, OptionalPartsAddNothing) {
+  // Each of these can match without any literal of the alternation.
+  for (const char* re : {"(foo|bar)?baz", "baz(foo.*x|)", "(?:(?=foo)|bar)baz"}) {
+    auto parsed = match::ParsePythonRegex(re);
+    ASSERT_TRUE(std::holds_alternative<match::PatternInfo>(parsed)) << re;
+    match::LiteralIds ids;
+    match::LiteralCheck check(std::get<match::PatternInfo>(parsed), &ids);
+    std::string folded = "xx baz xx";
+    match::LineLiterals memo;
+    memo.Reset(folded);
+    EXPECT_TRUE(check.MayMatch(&memo)) << re;
+  }
+}
+
+// The whole one-pass matcher (prefilter, literal check, confirmation)
+// against PCRE2 run on every line, for every eighth corpus pattern over every
+// signature and a slice of log noise: the same hits, no more, no fewer.
+TEST(PatternSet, CorpusScanEqualsBruteForce) {
+  KEDB_REQUIRE_SHARED(shared);
+  auto kb = KnowledgeBase::Load((shared / "corpora/deadends/canons").string(), {});
+  ASSERT_TRUE(kb.ok());
+  std::vector<std::string> patterns;
+  for (const Record& r : kb->records()) patterns.push_back(r.regex);
+  auto set = match::PatternSet::Build(patterns, KEDB_TEST_CACHE);
+  ASSERT_TRUE(set.ok());
+  std::string text;
+  std::vector<std::size_t> starts;
+  auto add_line = [&](const std::string& line) {
+    starts.push_back(text.size());
+    text += line + "\n";
+  };
+  for (const Record& r : kb->records()) {
+    add_line(r.signature);
+    for (const auto& a : r.aliases) add_line(a);
+  }
+  for (int i = 0; i < 500; ++i) {
+    add_line(fmt::format("2026-03-{:02}T10:{:02}:00Z INFO worker-{} session {} cache hit ratio 0.{} device cuda:{}",
+                         1 + i % 28, i % 60, i, i * 7919, i % 97, i % 8));
+  }
+  std::vector<match::LineHit> hits;
+  (*set)->Scan(text, starts, &hits);
+  std::set<std::pair<uint32_t, uint32_t>> got, want;
+  for (const auto& h : hits) {
+    if (h.pattern % 8 == 0) got.insert({h.line, h.pattern});
+  }
+  for (uint32_t p = 0; p < patterns.size(); p += 8) {
+    auto re = match::CompilePython(patterns[p]);
+    ASSERT_TRUE(std::holds_alternative<match::Pcre2Regex>(re)) << patterns[p];
+    const auto& regex = std::get<match::Pcre2Regex>(re);
+    for (uint32_t i = 0; i < starts.size(); ++i) {
+      if (regex.Search(logs::LineText(text, starts, i))) want.insert({i, p});
+    }
+  }
+  EXPECT_GT(want.size(), 300u);
+  std::vector<std::pair<uint32_t, uint32_t>> missed, extra;
+  std::set_difference(want.begin(), want.end(), got.begin(), got.end(), std::back_inserter(missed));
+  std::set_difference(got.begin(), got.end(), want.begin(), want.end(), std::back_inserter(extra));
+  for (auto [line, p] : missed) ADD_FAILURE() << "missed: " << patterns[p] << " on " << logs::LineText(text, starts, line);
+  for (auto [line, p] : extra) ADD_FAILURE() << "extra: " << patterns[p] << " on " << logs::LineText(text, starts, line);
+}
+
 TEST(PatternSet, RegexDatabaseSurvivesInvalidUtf8) {
   testing::TempDir cache;
   auto set = match::PatternSet::Build({R"(\d{3}-\d{4})"}, cache.path().string());

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -142,6 +143,7 @@ const PatternSet::Compiled& PatternSet::Get(uint32_t p) const {
     auto parsed = ParsePythonRegex(patterns_[p]);
     if (auto* info = std::get_if<PatternInfo>(&parsed)) {
       c.info = std::make_unique<PatternInfo>(std::move(*info));
+      c.check = LiteralCheck(*c.info, &literal_ids_);
       auto re = Pcre2Regex::Compile(c.info->pcre2);
       if (auto* ok = std::get_if<Pcre2Regex>(&re)) c.regex = std::make_unique<Pcre2Regex>(std::move(*ok));
     }
@@ -277,14 +279,60 @@ bool PatternSet::LoadCache(const std::string& path, uint64_t key) {
   return true;
 }
 
+// Confirms the candidates of one line at a time, reusing its buffers.
+class PatternSet::LineConfirmer {
+ public:
+  LineConfirmer(const PatternSet& set, std::string_view text, const std::vector<std::size_t>& line_starts,
+                std::vector<LineHit>* hits)
+      : set_(set), text_(text), starts_(line_starts), hits_(hits) {}
+
+  // Line `line` holds literals `lits` (repeats allowed) and is a candidate
+  // for the patterns of `extra`.
+  void Line(uint32_t line, std::vector<uint32_t>* lits, std::span<const LineHit> extra) {
+    std::sort(lits->begin(), lits->end());
+    lits->erase(std::unique(lits->begin(), lits->end()), lits->end());
+    patterns_.clear();
+    for (uint32_t lit : *lits) {
+      for (uint32_t k = set_.lit_offsets_[lit]; k < set_.lit_offsets_[lit + 1]; ++k) {
+        patterns_.push_back(set_.lit_patterns_[k]);
+      }
+    }
+    for (const LineHit& h : extra) patterns_.push_back(h.pattern);
+    std::sort(patterns_.begin(), patterns_.end());
+    patterns_.erase(std::unique(patterns_.begin(), patterns_.end()), patterns_.end());
+    std::string_view text = logs::LineText(text_, starts_, line);
+    bool folded = false;
+    for (uint32_t p : patterns_) {
+      const Compiled& comp = set_.Get(p);
+      if (!comp.regex) continue;
+      if (!comp.check.empty()) {
+        if (!folded) {
+          FoldLine(text, &folded_);
+          memo_.Reset(folded_);
+          folded = true;
+        }
+        if (!comp.check.MayMatch(&memo_)) continue;
+      }
+      // The confirmation's span is kept, so a pattern without groups needs
+      // no second search to report where it matched.
+      if (auto span = comp.regex->Find(text)) hits_->push_back({line, p, *span});
+    }
+  }
+
+ private:
+  const PatternSet& set_;
+  std::string_view text_;
+  const std::vector<std::size_t>& starts_;
+  std::vector<LineHit>* hits_;
+  std::vector<uint32_t> patterns_;
+  std::string folded_;
+  LineLiterals memo_;
+};
+
 void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& line_starts,
                       std::vector<LineHit>* hits) const {
   if (text.empty() || line_starts.empty()) return;
-  // (line, literal) pairs first: a literal that fires many times on a line,
-  // or is shared by many patterns, is expanded to patterns once per line.
-  std::vector<LineHit> literal_hits, candidates;
-  // Literal hits arrive in order of end offset, so the line is usually the
-  // one before; a binary search covers the rest.
+  const std::size_t first_hit = hits->size();
   std::size_t cur = 0;
   auto line_of = [&](std::size_t end) {
     std::size_t off = end > 0 ? end - 1 : 0;
@@ -293,20 +341,11 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
     }
     return static_cast<uint32_t>(cur);
   };
-  literal_db_.Scan(text, [&](unsigned lit, unsigned long long end) {
-    uint32_t line = line_of(end);
-    if (!literal_hits.empty() && literal_hits.back().line == line && literal_hits.back().pattern == lit) return;
-    literal_hits.push_back({line, lit});
-  });
-  SortUnique(&literal_hits);
-  for (const LineHit& h : literal_hits) {
-    for (uint32_t k = lit_offsets_[h.pattern]; k < lit_offsets_[h.pattern + 1]; ++k) {
-      candidates.push_back({h.line, lit_patterns_[k]});
-    }
-  }
+  // Candidates from the regex database and the every-line patterns: few,
+  // so collected first and merged line by line with the literal hits.
+  std::vector<LineHit> extra;
   if (!fallback_db_.empty()) {
-    cur = 0;
-    auto on_match = [&](unsigned j, unsigned long long end) { candidates.push_back({line_of(end), fallback_[j]}); };
+    auto on_match = [&](unsigned j, unsigned long long end) { extra.push_back({line_of(end), fallback_[j]}); };
     if (auto clean = SanitizedUtf8(text)) {
       fallback_db_.Scan(*clean, on_match);
     } else {
@@ -314,21 +353,59 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
     }
   }
   for (uint32_t p : every_line_) {
-    for (uint32_t i = 0; i < line_starts.size(); ++i) candidates.push_back({i, p});
+    for (uint32_t i = 0; i < line_starts.size(); ++i) extra.push_back({i, p});
   }
-  Confirm(text, line_starts, &candidates, hits);
-}
+  SortUnique(&extra);
 
-void PatternSet::Confirm(std::string_view text, const std::vector<std::size_t>& line_starts,
-                         std::vector<LineHit>* candidates, std::vector<LineHit>* hits) const {
-  SortUnique(candidates);
-  for (const LineHit& c : *candidates) {
-    const Compiled& comp = Get(c.pattern);
-    if (!comp.regex) continue;
-    // The confirmation's span is kept, so a pattern without groups needs no
-    // second search to report where it matched.
-    if (auto span = comp.regex->Find(logs::LineText(text, line_starts, c.line))) hits->push_back({c.line, c.pattern, *span});
+  // Literal hits arrive in order of end offset, so a line's hits arrive
+  // together and each line is confirmed as soon as the next one starts. A
+  // hit for an earlier line (not expected, not ruled out) waits in `late`.
+  LineConfirmer confirm(*this, text, line_starts, hits);
+  std::size_t next_extra = 0;
+  auto extra_before = [&](uint32_t line) {  // lines with only extra candidates
+    std::vector<uint32_t> none;
+    while (next_extra < extra.size() && extra[next_extra].line < line) {
+      std::size_t b = next_extra;
+      while (next_extra < extra.size() && extra[next_extra].line == extra[b].line) ++next_extra;
+      confirm.Line(extra[b].line, &none, std::span(extra).subspan(b, next_extra - b));
+    }
+  };
+  auto finish_line = [&](uint32_t line, std::vector<uint32_t>* lits) {
+    extra_before(line);
+    std::size_t b = next_extra;
+    while (next_extra < extra.size() && extra[next_extra].line == line) ++next_extra;
+    confirm.Line(line, lits, std::span(extra).subspan(b, next_extra - b));
+    lits->clear();
+  };
+  uint32_t open_line = UINT32_MAX;
+  std::vector<uint32_t> lits;
+  std::vector<LineHit> late;
+  cur = 0;
+  literal_db_.Scan(text, [&](unsigned lit, unsigned long long end) {
+    uint32_t line = line_of(end);
+    if (line == open_line) {
+      lits.push_back(lit);
+    } else if (open_line != UINT32_MAX && line < open_line) {
+      late.push_back({line, lit});
+    } else {
+      if (open_line != UINT32_MAX) finish_line(open_line, &lits);
+      open_line = line;
+      lits.push_back(lit);
+    }
+  });
+  if (open_line != UINT32_MAX) finish_line(open_line, &lits);
+  extra_before(UINT32_MAX);
+  if (late.empty()) return;
+  SortUnique(&late);
+  for (std::size_t i = 0; i < late.size();) {
+    std::size_t b = i;
+    for (lits.clear(); i < late.size() && late[i].line == late[b].line; ++i) lits.push_back(late[i].pattern);
+    confirm.Line(late[b].line, &lits, {});
   }
+  std::vector<LineHit> mine(hits->begin() + static_cast<std::ptrdiff_t>(first_hit), hits->end());
+  SortUnique(&mine);
+  hits->resize(first_hit);
+  hits->insert(hits->end(), mine.begin(), mine.end());
 }
 
 std::optional<std::vector<std::optional<Span>>> PatternSet::Captures(uint32_t p, std::string_view line) const {

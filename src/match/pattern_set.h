@@ -9,8 +9,10 @@
 //      only 30-70 MB/s; a literal database scans at hundreds of MB/s.
 //      Patterns with no usable factor go into a Hyperscan regex database,
 //      scanned over the same chunk.
-//   2. Confirm. Each (line, pattern) candidate is confirmed with PCRE2 on
-//      that line alone, with Python `re` semantics: a hit is never credited
+//   2. Confirm. Each (line, pattern) candidate is first checked for the
+//      other literals the pattern needs (LiteralCheck: a substring search,
+//      turns away nearly all candidates on ordinary logs), then confirmed
+//      with PCRE2 on that line alone, with Python `re` semantics: a hit is never credited
 //      to the wrong line, and nothing matches across a newline.
 // PCRE2 patterns are compiled lazily, on a pattern's first candidate: most
 // patterns never see one in a given log, so start-up stays cheap.
@@ -32,6 +34,7 @@
 
 #include "kedb/status.h"
 #include "match/hs_database.h"
+#include "match/literal_check.h"
 #include "match/pcre2_regex.h"
 #include "match/python_regex.h"
 
@@ -85,17 +88,18 @@ class PatternSet {
     std::once_flag once;
     std::unique_ptr<PatternInfo> info;  // null when the pattern does not parse
     std::unique_ptr<Pcre2Regex> regex;  // null when it does not compile
+    LiteralCheck check;                 // literals a matching line holds
   };
   PatternSet() = default;
   const Compiled& Get(uint32_t p) const;
   Status BuildPrefilter();
   bool LoadCache(const std::string& path, uint64_t key);
   void SaveCache(const std::string& path, uint64_t key) const;
-  void Confirm(std::string_view text, const std::vector<std::size_t>& line_starts, std::vector<LineHit>* candidates,
-               std::vector<LineHit>* hits) const;
+  class LineConfirmer;
 
   std::vector<std::string> patterns_;
   std::unique_ptr<Compiled[]> compiled_;
+  mutable LiteralIds literal_ids_;  // for the compiled patterns' checks
 
   // Prefilter: literal i leads to patterns lit_patterns_[lit_offsets_[i] ..
   // lit_offsets_[i+1]); regex-database expression j is pattern fallback_[j].

@@ -56,25 +56,52 @@ double Weight(const std::string& lit) {
   return IsCommonWord(lit) ? w / 4 : w;
 }
 
+// A set's score: its weakest literal's weight, less a little for each
+// extra alternative (more literals, more hits). Literals become the pieces
+// Hyperscan's caseless mode can match (see SafePiece).
+double SetScore(const std::vector<std::string>& set, std::vector<std::string>* safe) {
+  double score = 1e9;
+  for (const auto& lit : set) {
+    std::string piece = SafePiece(lit);
+    score = std::min(score, Weight(piece));
+    if (safe) safe->push_back(std::move(piece));
+  }
+  return score - 0.05 * static_cast<double>(set.size() - 1);
+}
+
+// The best factor a choice offers: the best-scored set of each branch,
+// united. Empty when a branch has no set.
+std::vector<std::string> PickFromChoice(const std::vector<std::vector<std::vector<std::string>>>& choice) {
+  std::vector<std::string> united;
+  for (const auto& branch : choice) {
+    const std::vector<std::string>* best = nullptr;
+    double best_score = -1e9;
+    for (const auto& set : branch) {
+      if (set.empty()) continue;
+      double score = SetScore(set, nullptr);
+      if (score > best_score) best_score = score, best = &set;
+    }
+    if (!best) return {};
+    united.insert(united.end(), best->begin(), best->end());
+  }
+  std::sort(united.begin(), united.end());
+  united.erase(std::unique(united.begin(), united.end()), united.end());
+  return united;
+}
+
 }  // namespace
 
 std::vector<std::string> ChooseFactor(const PatternInfo& info) {
   std::vector<std::vector<std::string>> candidates = info.literal_factors;
   for (const auto& lit : info.required_literals) candidates.push_back({lit});
+  for (const auto& choice : info.literal_choices) candidates.push_back(PickFromChoice(choice));
 
   std::vector<std::string> best;
   double best_score = 0;
   for (const auto& set : candidates) {
     if (set.empty()) continue;
     std::vector<std::string> safe;
-    double score = 1e9;
-    for (const auto& lit : set) {
-      std::string piece = SafePiece(lit);
-      score = std::min(score, Weight(piece));
-      safe.push_back(std::move(piece));
-    }
-    // Each extra alternative costs a little: more literals, more hits.
-    score -= 0.05 * static_cast<double>(safe.size() - 1);
+    double score = SetScore(set, &safe);
     if (score > best_score) {
       best_score = score;
       best = std::move(safe);

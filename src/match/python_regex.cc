@@ -726,6 +726,7 @@ std::variant<PatternInfo, RegexError> Parser::Run() {
     if (!run.empty()) info.required_literals.push_back(run);
   }
   info.literal_factors = internal::FinalFactors(body.factors);
+  info.literal_choices = internal::FinalChoices(body.factors);
   info.capture_count = widths_.size() - 1;
   std::stable_sort(info.short_branches.begin(), info.short_branches.end(),
                    [](const ShortBranch& a, const ShortBranch& b) { return a.offset < b.offset; });

@@ -112,6 +112,15 @@ struct PatternInfo {
   // fewest literals). Look for them in FoldLiteralCase(text).
   std::vector<std::vector<std::string>> literal_factors;
 
+  // Alternations the factors above had to settle with a fixed pick, kept
+  // whole so that a prefilter can choose with its own idea of selectivity.
+  // Each choice lists branches; each branch lists sets (as in
+  // literal_factors) of which every match of that branch contains one
+  // literal each. Picking any one set per branch and uniting the picks
+  // gives a valid factor. `(lock.*timeout|write.*lock)` gives one choice
+  // with branches [{"lock"}, {"timeout"}] and [{"lock"}, {"write"}].
+  std::vector<std::vector<std::vector<std::vector<std::string>>>> literal_choices;
+
   std::size_t capture_count = 0;
 
   // Global inline flags at the start of the pattern: (?m) (?s) (?x) (?a) (?i).
@@ -193,7 +202,12 @@ struct Factors {
   std::vector<std::string> front{std::string()};
   std::vector<std::string> back;
   std::vector<std::vector<std::string>> sets;
-  static Factors Break() { return Factors{false, {std::string()}, {std::string()}, {}}; }
+  // Alternations whose branches offer a choice of sets: per branch, every
+  // set it guarantees. A prefilter that knows which literals are common may
+  // pick one set per branch and unite them, instead of the fixed pick in
+  // `sets` (see PatternInfo::literal_choices).
+  std::vector<std::vector<std::vector<std::vector<std::string>>>> choices;
+  static Factors Break() { return Factors{false, {std::string()}, {std::string()}, {}, {}}; }
 };
 
 inline constexpr std::size_t kMaxExactStrings = 16;
@@ -243,6 +257,8 @@ Fragment BackrefFragment(const std::string& out, std::size_t lo, std::size_t hi)
 Factors ClassFactors(const std::vector<std::pair<char32_t, char32_t>>& ranges);
 // PatternInfo::literal_factors for a whole pattern's factors.
 std::vector<std::vector<std::string>> FinalFactors(const Factors& f);
+// PatternInfo::literal_choices for a whole pattern's factors.
+std::vector<std::vector<std::vector<std::vector<std::string>>>> FinalChoices(const Factors& f);
 
 }  // namespace internal
 }  // namespace kedb::match

@@ -117,6 +117,12 @@ Lit RepeatLit(const Lit& x, std::size_t min, std::size_t max) {
 
 using Set = std::vector<std::string>;
 
+// Bounds on PatternInfo::literal_choices, so that a pathological pattern
+// cannot make the analysis quadratic.
+constexpr std::size_t kMaxChoiceBranches = 64;
+constexpr std::size_t kMaxChoiceSets = 16;
+constexpr std::size_t kMaxChoices = 16;
+
 // Longest string a repeat spells out in full; x{1000} keeps x{k}, k <= this.
 constexpr std::size_t kMaxRepeatBytes = 256;
 
@@ -209,14 +215,14 @@ Set BestSet(const Factors& f) {
   return best;
 }
 
-Factors ConcatFactors(Factors a, const Factors& b) {
+Factors ConcatSets(Factors a, const Factors& b) {
   if (a.exact && b.exact) {
     if (ProductFits(a.front, b.front)) {
       Extend(&a.front, b.front);
       return a;
     }
     // Too many combinations: stop extending, keep both as factors.
-    return Factors{false, std::move(a.front), b.front, {}};
+    return Factors{false, std::move(a.front), b.front, {}, {}};
   }
   Factors r = Factors::Break();
   r.sets = std::move(a.sets);
@@ -250,6 +256,15 @@ Factors ConcatFactors(Factors a, const Factors& b) {
   return r;
 }
 
+// Concatenation: the sets above, and both sides' choices.
+Factors ConcatFactors(Factors a, const Factors& b) {
+  auto choices = std::move(a.choices);
+  choices.insert(choices.end(), b.choices.begin(), b.choices.end());
+  Factors r = ConcatSets(std::move(a), b);
+  r.choices = std::move(choices);
+  return r;
+}
+
 Factors RepeatFactors(const Factors& x, std::size_t min, std::size_t max) {
   if (max == 0) return Factors{};  // matches only ""
   if (min == 0) return Factors::Break();
@@ -268,8 +283,8 @@ Factors RepeatFactors(const Factors& x, std::size_t min, std::size_t max) {
     copies = std::move(next);
     ++k;
   }
-  if (k == min && min == max) return Factors{true, std::move(copies), {}, {}};
-  return Factors{false, copies, copies, {}};
+  if (k == min && min == max) return Factors{true, std::move(copies), {}, {}, {}};
+  return Factors{false, copies, copies, {}, {}};
 }
 
 Factors AlternationFactors(const std::vector<Fragment>& branches) {
@@ -286,7 +301,7 @@ Factors AlternationFactors(const std::vector<Fragment>& branches) {
   }
   SortUnique(&front);
   SortUnique(&back);
-  if (all_exact && front.size() <= kMaxExactStrings) return Factors{true, std::move(front), {}, {}};
+  if (all_exact && front.size() <= kMaxExactStrings) return Factors{true, std::move(front), {}, {}, {}};
   // Edges stay usable for merging with neighbours; "" in either means that
   // some branch's edge is unknown.
   Factors r = Factors::Break();
@@ -302,6 +317,20 @@ Factors AlternationFactors(const std::vector<Fragment>& branches) {
   }
   SortUnique(&chosen);
   AddSet(&r.sets, std::move(chosen));
+  // And the whole choice, when some branch has more than one set and the
+  // choice stays small.
+  std::vector<std::vector<Set>> choice;
+  bool several = false;
+  for (const Fragment& b : branches) {
+    std::vector<Set> sets;
+    for (Set& set : AllSets(b.factors)) sets.push_back(Simplify(std::move(set)));
+    std::sort(sets.begin(), sets.end());
+    sets.erase(std::unique(sets.begin(), sets.end()), sets.end());
+    if (sets.size() > kMaxChoiceSets) sets.resize(kMaxChoiceSets);
+    several = several || sets.size() > 1;
+    choice.push_back(std::move(sets));
+  }
+  if (several && choice.size() <= kMaxChoiceBranches) r.choices.push_back(std::move(choice));
   return r;
 }
 
@@ -629,7 +658,7 @@ Factors ClassFactors(const std::vector<std::pair<char32_t, char32_t>>& ranges) {
   }
   SortUnique(&alternatives);
   if (alternatives.empty() || alternatives.size() > kMaxMembers) return Factors::Break();
-  return Factors{true, std::move(alternatives), {}, {}};
+  return Factors{true, std::move(alternatives), {}, {}, {}};
 }
 
 std::vector<std::vector<std::string>> FinalFactors(const Factors& f) {
@@ -660,6 +689,12 @@ std::vector<std::vector<std::string>> FinalFactors(const Factors& f) {
   }
   std::stable_sort(kept.begin(), kept.end(), MoreSelective);
   return kept;
+}
+
+std::vector<std::vector<std::vector<Set>>> FinalChoices(const Factors& f) {
+  auto choices = f.choices;
+  if (choices.size() > kMaxChoices) choices.resize(kMaxChoices);
+  return choices;
 }
 
 }  // namespace internal

@@ -1,0 +1,115 @@
+#include "match/literal_check.h"
+
+#include <algorithm>
+
+namespace kedb::match {
+namespace {
+
+// Sets and branches past these sizes are left out: the check gets weaker,
+// never wrong, and its cost stays bounded.
+constexpr std::size_t kMaxSetLiterals = 32;
+constexpr std::size_t kMaxBranchSets = 8;
+
+bool Usable(const std::vector<std::string>& set) {
+  return !set.empty() && set.size() <= kMaxSetLiterals &&
+         std::none_of(set.begin(), set.end(), [](const std::string& s) { return s.empty(); });
+}
+
+}  // namespace
+
+uint32_t LiteralIds::Intern(const std::string& literal) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ids_.try_emplace(literal, static_cast<uint32_t>(ids_.size())).first->second;
+}
+
+void LineLiterals::Reset(std::string_view folded_line) {
+  line_ = folded_line;
+  if (++epoch_ == 0) {  // wrapped: forget everything
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    epoch_ = 1;
+  }
+}
+
+bool LineLiterals::Has(uint32_t id, std::string_view literal) {
+  if (id >= stamp_.size()) {
+    stamp_.resize(id + 1, 0);
+    value_.resize(id + 1, 0);
+  }
+  if (stamp_[id] != epoch_) {
+    stamp_[id] = epoch_;
+    value_[id] = line_.find(literal) != std::string_view::npos;
+  }
+  return value_[id] != 0;
+}
+
+LiteralCheck::LiteralCheck(const PatternInfo& info, LiteralIds* ids) {
+  auto make_set = [&](const std::vector<std::string>& set) {
+    Set out;
+    for (const auto& s : set) out.push_back({ids->Intern(s), s});
+    return out;
+  };
+  // Longest shortest literal first: a long literal is rarer, so a line
+  // that lacks it is turned away after one search.
+  auto by_selectivity = [](Branch* sets) {
+    auto shortest = [](const Set& set) {
+      std::size_t n = SIZE_MAX;
+      for (const auto& l : set) n = std::min(n, l.text.size());
+      return n;
+    };
+    std::stable_sort(sets->begin(), sets->end(),
+                     [&](const Set& a, const Set& b) { return shortest(a) > shortest(b); });
+  };
+  for (const auto& set : info.literal_factors) {
+    if (Usable(set) && all_.size() < kMaxBranchSets) all_.push_back(make_set(set));
+  }
+  by_selectivity(&all_);
+  for (const auto& choice : info.literal_choices) {
+    std::vector<Branch> branches;
+    bool usable = true;
+    for (const auto& branch_sets : choice) {
+      Branch branch;
+      for (const auto& set : branch_sets) {
+        if (Usable(set) && branch.size() < kMaxBranchSets) branch.push_back(make_set(set));
+      }
+      // A branch with no literal can match anywhere: the choice says nothing.
+      if (branch.empty()) {
+        usable = false;
+        break;
+      }
+      by_selectivity(&branch);
+      branches.push_back(std::move(branch));
+    }
+    if (usable && !branches.empty()) choices_.push_back(std::move(branches));
+  }
+}
+
+bool LiteralCheck::Holds(const Set& set, LineLiterals* line) {
+  return std::any_of(set.begin(), set.end(), [&](const Literal& l) { return line->Has(l.id, l.text); });
+}
+
+bool LiteralCheck::Holds(const Branch& branch, LineLiterals* line) {
+  return std::all_of(branch.begin(), branch.end(), [&](const Set& set) { return Holds(set, line); });
+}
+
+bool LiteralCheck::MayMatch(LineLiterals* line) const {
+  if (!Holds(all_, line)) return false;
+  for (const auto& choice : choices_) {
+    bool any = std::any_of(choice.begin(), choice.end(), [&](const Branch& b) { return Holds(b, line); });
+    if (!any) return false;
+  }
+  return true;
+}
+
+void FoldLine(std::string_view line, std::string* out) {
+  bool ascii = std::all_of(line.begin(), line.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  if (!ascii) {
+    *out = FoldLiteralCase(line);
+    return;
+  }
+  out->resize(line.size());
+  std::transform(line.begin(), line.end(), out->begin(), [](char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
+  });
+}
+
+}  // namespace kedb::match
