@@ -24,6 +24,11 @@ uint32_t LiteralIds::Intern(const std::string& literal) {
 
 void LineLiterals::Reset(std::string_view folded_line) {
   line_ = folded_line;
+  std::fill(std::begin(pairs_), std::end(pairs_), 0);
+  for (std::size_t i = 0; i + 1 < line_.size(); ++i) {
+    std::size_t h = PairHash(static_cast<unsigned char>(line_[i]), static_cast<unsigned char>(line_[i + 1]));
+    pairs_[h / 64] |= uint64_t{1} << (h % 64);
+  }
   if (++epoch_ == 0) {  // wrapped: forget everything
     std::fill(stamp_.begin(), stamp_.end(), 0);
     epoch_ = 1;
@@ -37,9 +42,18 @@ bool LineLiterals::Has(uint32_t id, std::string_view literal) {
   }
   if (stamp_[id] != epoch_) {
     stamp_[id] = epoch_;
-    value_[id] = line_.find(literal) != std::string_view::npos;
+    value_[id] = MayContain(literal) && line_.find(literal) != std::string_view::npos;
   }
   return value_[id] != 0;
+}
+
+// False when some byte pair of `literal` is missing from the line.
+bool LineLiterals::MayContain(std::string_view literal) const {
+  for (std::size_t i = 0; i + 1 < literal.size(); ++i) {
+    std::size_t h = PairHash(static_cast<unsigned char>(literal[i]), static_cast<unsigned char>(literal[i + 1]));
+    if (!(pairs_[h / 64] & (uint64_t{1} << (h % 64)))) return false;
+  }
+  return true;
 }
 
 LiteralCheck::LiteralCheck(const PatternInfo& info, LiteralIds* ids) {
