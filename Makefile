@@ -21,9 +21,16 @@ build: $(BUILD)/build.ninja
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# The main job: find the known errors in a 3,000-line training log.
+# The main job: find the known errors in real-looking logs: a 3,000-line
+# training run, a failed install, a pytest run and a multi-GPU job.
 demo: build
 	$(KEDB) scan examples/train-cudnn.log --env torch=2.2,os=linux
+	@echo
+	$(KEDB) scan examples/failed-install.log --top 1
+	@echo
+	$(KEDB) scan examples/pytest-cuda.log --top 1
+	@echo
+	$(KEDB) scan examples/nccl-timeout.log --top 1
 	@echo
 	$(KEDB) match --lang zh 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0' --top 1
 	@echo

@@ -35,7 +35,7 @@ TEST(Date, ParsesRealDatesOnly) {
 
 TEST(Record, SeedFieldsAreTyped) {
   KnowledgeBase kb = LoadBundled();
-  ASSERT_EQ(kb.size(), 3u);
+  ASSERT_GE(kb.size(), 80u);
   const Record* r = kb.Find("cuda/cudnn-bn-epsilon-nan");
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->signature, "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0");
