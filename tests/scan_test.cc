@@ -34,6 +34,40 @@ TEST(LineChunker, KeepsLineNumbersAcrossChunks) {
   EXPECT_GT(chunks, 50u);
 }
 
+// Lines of every length from 0 to 70 (empty lines, CRLF, a missing final
+// newline), cut into chunks of many sizes, come back exactly.
+TEST(LineChunker, EveryLineComesBackWhateverTheChunkSize) {
+  std::string log;
+  std::vector<std::string> want;
+  for (int i = 0; i < 3000; ++i) {
+    std::string line(static_cast<std::size_t>((i * 37) % 71), static_cast<char>('a' + i % 26));
+    if (i % 7 == 0) line += '\r';
+    want.push_back(line);
+    log += line + "\n";
+  }
+  log += "tail";
+  want.push_back("tail");
+  for (std::size_t chunk_bytes : {1u, 15u, 16u, 17u, 100u, 4096u, 1u << 20}) {
+    std::istringstream in(log);
+    logs::LineChunker chunker(in, chunk_bytes, 1 << 20);
+    logs::LineChunk chunk;
+    std::vector<std::string> got;
+    std::size_t next_line = 1;
+    while (chunker.Next(&chunk)) {
+      EXPECT_EQ(chunk.first_line, next_line);
+      for (std::size_t i = 0; i < chunk.line_starts.size(); ++i) {
+        std::size_t b = chunk.line_starts[i];
+        std::size_t e = i + 1 < chunk.line_starts.size() ? chunk.line_starts[i + 1] : chunk.text.size();
+        std::string line(chunk.text.substr(b, e - b));
+        if (!line.empty() && line.back() == '\n') line.pop_back();
+        got.push_back(line);
+      }
+      next_line += chunk.line_starts.size();
+    }
+    EXPECT_EQ(got, want) << "chunk_bytes " << chunk_bytes;
+  }
+}
+
 TEST(LineChunker, OverlongLineKeepsItsHeadAndDropsTheRest) {
   std::string log = "first\n" + std::string(3 << 20, 'x') + "TAIL\nthird\nlast line without newline";
   std::istringstream in(log);
@@ -46,7 +80,7 @@ TEST(LineChunker, OverlongLineKeepsItsHeadAndDropsTheRest) {
     for (std::size_t i = 0; i < chunk.line_starts.size(); ++i) {
       std::size_t b = chunk.line_starts[i];
       std::size_t e = i + 1 < chunk.line_starts.size() ? chunk.line_starts[i + 1] : chunk.text.size();
-      lines.push_back(chunk.text.substr(b, e - b));
+      lines.emplace_back(chunk.text.substr(b, e - b));
     }
     EXPECT_LE(chunk.text.size(), (2u << 20));  // bounded, whatever the line length
   }

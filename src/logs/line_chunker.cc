@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace kedb::logs {
 
 std::vector<std::size_t> LineStarts(std::string_view text) {
@@ -21,72 +25,103 @@ std::string_view LineText(std::string_view text, const std::vector<std::size_t>&
   return line;
 }
 
+namespace {
+
+// Appends to `starts` the offset after each '\n' in text[0, n) that is not
+// the last byte, plus `base`. SSE2 compares 16 bytes at a time: on logs of
+// ~100-byte lines this is several times faster than a memchr per line.
+void NewlineStarts(const char* text, std::size_t n, std::size_t base, std::vector<std::size_t>* starts) {
+  std::size_t i = 0;
+#ifdef __SSE2__
+  const __m128i nl = _mm_set1_epi8('\n');
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text + i));
+    auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    while (mask) {
+      std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
+      if (at + 1 < n) starts->push_back(base + at + 1);
+      mask &= mask - 1;
+    }
+  }
+#endif
+  for (; i < n; ++i) {
+    if (text[i] == '\n' && i + 1 < n) starts->push_back(base + i + 1);
+  }
+}
+
+}  // namespace
+
 LineChunker::LineChunker(std::istream& in, std::size_t chunk_bytes, std::size_t max_line_bytes)
     : in_(in), chunk_bytes_(chunk_bytes), max_line_bytes_(std::max<std::size_t>(max_line_bytes, 1)) {}
 
 bool LineChunker::Fill() {
   if (eof_) return false;
-  if (pos_ > 0) {
-    buf_.erase(0, pos_);
-    pos_ = 0;
+  const std::size_t want = std::max<std::size_t>(chunk_bytes_, 1 << 16);
+  const std::size_t keep = size();
+  if (capacity_ < keep + want) {
+    // Grow (rare: only while a long line is being read).
+    std::size_t cap = std::max(keep + want, capacity_ * 2);
+    auto bigger = std::make_unique_for_overwrite<char[]>(cap);
+    if (keep) std::memcpy(bigger.get(), buf_.get() + pos_, keep);
+    buf_ = std::move(bigger);
+    capacity_ = cap;
+  } else if (pos_ > 0 && keep) {
+    std::memmove(buf_.get(), buf_.get() + pos_, keep);
   }
-  std::size_t old = buf_.size();
-  std::size_t want = std::max<std::size_t>(chunk_bytes_, 1 << 16);
-  buf_.resize(old + want);  // the zero fill is cheap next to the read
-  in_.read(buf_.data() + old, static_cast<std::streamsize>(want));
+  pos_ = 0;
+  end_ = keep;
+  in_.read(buf_.get() + end_, static_cast<std::streamsize>(want));
   std::size_t got = static_cast<std::size_t>(in_.gcount());
-  buf_.resize(old + got);
+  end_ += got;
   if (in_.bad()) failed_ = true;
   if (got == 0) eof_ = true;
   return got > 0;
 }
 
 bool LineChunker::Next(LineChunk* chunk) {
-  chunk->text.clear();
+  chunk->text = {};
   chunk->line_starts.clear();
   chunk->first_line = next_line_;
   chunk->first_offset = offset_;
   chunk->truncated_lines = 0;
-  // Fast path: take every whole line in the buffer as one block (one copy),
+  // Fast path: every whole line in the buffer as one block, read in place,
   // as long as none is over-long.
   while (!skipping_) {
-    if (buf_.size() - pos_ < chunk_bytes_ && !eof_) {
+    if (size() < chunk_bytes_ && !eof_) {
       Fill();
       continue;
     }
-    std::string_view avail(buf_.data() + pos_, buf_.size() - pos_);
+    std::string_view avail(buf_.get() + pos_, size());
     // The last newline within chunk_bytes, else the first one after.
     std::size_t last_nl = avail.substr(0, chunk_bytes_).rfind('\n');
     if (last_nl == std::string_view::npos) last_nl = avail.find('\n');
     std::size_t block = last_nl == std::string_view::npos ? (eof_ ? avail.size() : 0) : last_nl + 1;
     if (block == 0) break;  // one line longer than the buffer: the slow path
     std::string_view text = avail.substr(0, block);
+    chunk->line_starts.push_back(0);
+    NewlineStarts(text.data(), text.size(), 0, &chunk->line_starts);
     bool overlong = false;
-    for (std::size_t b = 0; b < text.size();) {
-      const char* nl = static_cast<const char*>(std::memchr(text.data() + b, '\n', text.size() - b));
-      std::size_t e = nl ? static_cast<std::size_t>(nl - text.data()) + 1 : text.size();
-      if (e - b > max_line_bytes_) {
-        overlong = true;
-        break;
-      }
-      chunk->line_starts.push_back(b);
-      b = e;
+    const auto& starts = chunk->line_starts;
+    for (std::size_t i = 0; i < starts.size() && !overlong; ++i) {
+      std::size_t e = i + 1 < starts.size() ? starts[i + 1] : text.size();
+      overlong = e - starts[i] > max_line_bytes_;
     }
     if (overlong) {
       chunk->line_starts.clear();
       break;
     }
-    chunk->text.assign(text);
+    chunk->text = text;
     pos_ += block;
     offset_ += block;
     next_line_ += chunk->line_starts.size();
-    return !chunk->line_starts.empty();
+    return true;
   }
   // Slow path, line by line: over-long lines keep their head only.
+  assembled_.clear();
   for (;;) {
-    if (pos_ >= buf_.size() && !Fill()) break;
-    const char* data = buf_.data() + pos_;
-    std::size_t avail = buf_.size() - pos_;
+    if (size() == 0 && !Fill()) break;
+    const char* data = buf_.get() + pos_;
+    std::size_t avail = size();
     const char* nl = static_cast<const char*>(std::memchr(data, '\n', avail));
     if (skipping_) {
       // Dropping the tail of an over-long line, up to its newline.
@@ -103,22 +138,23 @@ bool LineChunker::Next(LineChunk* chunk) {
     std::size_t len = nl ? static_cast<std::size_t>(nl - data) + 1 : avail;
     if (len > max_line_bytes_) {
       // Keep the head of the line, drop the rest as it streams by.
-      chunk->line_starts.push_back(chunk->text.size());
-      chunk->text.append(data, max_line_bytes_);
-      chunk->text.push_back('\n');
+      chunk->line_starts.push_back(assembled_.size());
+      assembled_.append(data, max_line_bytes_);
+      assembled_.push_back('\n');
       ++chunk->truncated_lines;
       pos_ += max_line_bytes_;
       offset_ += max_line_bytes_;
       skipping_ = true;
     } else {
-      chunk->line_starts.push_back(chunk->text.size());
-      chunk->text.append(data, len);
+      chunk->line_starts.push_back(assembled_.size());
+      assembled_.append(data, len);
       pos_ += len;
       offset_ += len;
     }
     ++next_line_;
-    if (chunk->text.size() >= chunk_bytes_ || skipping_) break;
+    if (assembled_.size() >= chunk_bytes_ || skipping_) break;
   }
+  chunk->text = assembled_;
   return !chunk->line_starts.empty();
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <istream>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,8 +19,10 @@ std::vector<std::size_t> LineStarts(std::string_view text);
 std::string_view LineText(std::string_view text, const std::vector<std::size_t>& starts, std::size_t i);
 
 // One chunk: whole lines, each starting at line_starts[i] in `text`.
+// `text` points into the chunker's buffer (no copy): it stays valid until
+// the next call to LineChunker::Next().
 struct LineChunk {
-  std::string text;
+  std::string_view text;
   std::vector<std::size_t> line_starts;
   std::size_t first_line = 1;       // 1-based number of the chunk's first line
   std::size_t first_offset = 0;     // byte offset of the chunk in the input
@@ -39,11 +42,14 @@ class LineChunker {
 
  private:
   bool Fill();  // reads more input into buf_; false at end
+  std::size_t size() const { return end_ - pos_; }
 
   std::istream& in_;
   std::size_t chunk_bytes_, max_line_bytes_;
-  std::string buf_;       // unread input
-  std::size_t pos_ = 0;   // start of unread data in buf_
+  // Input buffer, not zero-filled: unread data is [pos_, end_).
+  std::unique_ptr<char[]> buf_;
+  std::size_t capacity_ = 0, pos_ = 0, end_ = 0;
+  std::string assembled_;  // the slow path's chunk text
   bool eof_ = false;
   bool failed_ = false;
   bool skipping_ = false;  // inside the dropped tail of an over-long line
