@@ -1,6 +1,7 @@
 #include "match/prefilter.h"
 
 #include <algorithm>
+#include <cctype>
 #include <string_view>
 
 namespace kedb::match {
@@ -89,6 +90,28 @@ std::vector<std::string> PickFromChoice(const std::vector<std::vector<std::vecto
   return united;
 }
 
+// The longest identifier-like token in `lit`: letters and digits (and '_')
+// with at least one digit or '_', at least 6 bytes: error codes, status
+// names, symbols ("ea00012", "cudnn_status_bad_param"). Such tokens are
+// far rarer in logs than the words around them, and a literal matcher
+// holding thousands of them runs faster than one holding whole sentences.
+// Empty when there is none.
+std::string_view IdentifierToken(std::string_view lit) {
+  std::string_view best;
+  std::size_t i = 0;
+  while (i < lit.size()) {
+    std::size_t b = i;
+    bool marked = false;
+    while (i < lit.size() && (std::isalnum(static_cast<unsigned char>(lit[i])) || lit[i] == '_')) {
+      marked = marked || lit[i] == '_' || std::isdigit(static_cast<unsigned char>(lit[i]));
+      ++i;
+    }
+    if (marked && i - b >= 6 && i - b > best.size()) best = lit.substr(b, i - b);
+    if (i == b) ++i;
+  }
+  return best;
+}
+
 }  // namespace
 
 std::vector<std::string> ChooseFactor(const PatternInfo& info) {
@@ -109,6 +132,9 @@ std::vector<std::string> ChooseFactor(const PatternInfo& info) {
   }
   // One- and two-byte literals hit nearly every line: not worth a factor.
   if (best_score < 2.5) return {};
+  for (auto& lit : best) {
+    if (auto token = IdentifierToken(lit); !token.empty()) lit = std::string(token);
+  }
   std::sort(best.begin(), best.end());
   best.erase(std::unique(best.begin(), best.end()), best.end());
   return best;
