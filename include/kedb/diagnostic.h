@@ -21,6 +21,7 @@ struct Diagnostic {
 
   // "kb/x.json:14:7: error[schema] cuda/x: dead_ends[1].fail_rate: 1.7 is not in [0,1]"
   std::string ToString() const;
+  bool operator==(const Diagnostic&) const = default;
 };
 
 const char* SeverityName(Severity s);

@@ -38,6 +38,8 @@ struct VersionEntry {
   std::string version;  // product and version or range: "cuDNN 8.9", "cuda >=12.0,<13.0"
   std::string introduced, deprecated, removed, behavior_change;
   std::string status;   // "active", ...
+
+  bool operator==(const VersionEntry&) const = default;
 };
 
 // Something people try that does not fix the error.
@@ -49,6 +51,8 @@ struct DeadEnd {
   std::vector<std::string> sources;
   std::string common_misconception;  // optional
   std::string tradeoff;              // optional
+
+  bool operator==(const DeadEnd&) const = default;
 };
 
 struct Workaround {
@@ -58,6 +62,8 @@ struct Workaround {
   std::string condition;
   std::vector<std::string> sources;
   std::string tradeoff;  // optional: what the fix costs
+
+  bool operator==(const Workaround&) const = default;
 };
 
 // An edge of the transition graph: a plain id, or an object with details.
@@ -68,12 +74,16 @@ struct Edge {
   std::string condition;
   std::string distinction;           // for frequently_confused_with
   std::string typical_delay;
+
+  bool operator==(const Edge&) const = default;
 };
 
 struct TransitionGraph {
   std::vector<Edge> leads_to;
   std::vector<Edge> preceded_by;
   std::vector<Edge> frequently_confused_with;
+
+  bool operator==(const TransitionGraph&) const = default;
 };
 
 // Where a record came from, so that findings can point into the file.
@@ -83,6 +93,8 @@ struct Origin {
   Format format = Format::kNative;
   int64_t offset = 0;  // byte offset of the document in the file (JSONL: its line)
   int line = 1;        // 1-based line of that offset
+
+  bool operator==(const Origin&) const = default;
 };
 
 struct Record {
@@ -113,6 +125,8 @@ struct Record {
 
   std::string json;  // the record's native JSON text (compact or pretty)
   Origin origin;
+
+  bool operator==(const Record&) const = default;
 };
 
 // The canonical file form of a record: its JSON, 2-space indented, with a

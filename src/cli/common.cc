@@ -39,7 +39,7 @@ Lang ParseLang(const std::string& lang) { return lang == "zh" ? Lang::kZh : Lang
 std::optional<KnowledgeBase> LoadForQuery(const std::string& kb_path) {
   std::string path = kb_path.empty() ? DefaultKbPath() : kb_path;
   LoadReport report;
-  auto kb = KnowledgeBase::Load(path, LoadOptions{}, &report);
+  auto kb = KnowledgeBase::LoadCached(path, LoadOptions{}, DefaultCacheDir(path), &report);
   if (!kb.ok()) {
     PrintError(fmt::format("kedb: {}\n", kb.status().message()));
     return std::nullopt;

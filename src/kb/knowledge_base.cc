@@ -1,6 +1,9 @@
 #include "kedb/knowledge_base.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -9,6 +12,7 @@
 #include "kb/deadends_import.h"
 #include "kb/kb_source.h"
 #include "kb/locate.h"
+#include "kb/snapshot.h"
 #include "record/json_text.h"
 #include "record/record_parse.h"
 
@@ -99,6 +103,34 @@ Result<KnowledgeBase> KnowledgeBase::Load(const std::string& path, const LoadOpt
                                        rep->errors(), first.ToString()));
   }
   return kb;
+}
+
+Result<KnowledgeBase> KnowledgeBase::LoadCached(const std::string& path, const LoadOptions& options,
+                                               const std::string& cache_dir, LoadReport* report) {
+  std::optional<uint64_t> key;
+  if (!cache_dir.empty()) key = SnapshotKey(path, options);
+  if (key) {
+    if (auto kb = LoadSnapshot(SnapshotPath(cache_dir, *key), *key, report)) return std::move(*kb);
+  }
+  LoadReport local;
+  LoadReport* rep = report ? report : &local;
+  auto kb = Load(path, options, rep);
+  if (kb.ok() && key && SourceSettled(path)) SaveSnapshot(SnapshotPath(cache_dir, *key), *key, kb.value(), *rep);
+  return kb;
+}
+
+std::string DefaultCacheDir(const std::string& kb_path) {
+  std::error_code ec;
+  fs::path base = fs::is_directory(kb_path, ec) ? fs::path(kb_path) : fs::path(kb_path).parent_path();
+  if (base.empty()) base = ".";
+  fs::path dir = base / ".kedb-cache";
+  fs::create_directories(dir, ec);
+  if (!ec && ::access(dir.c_str(), W_OK) == 0) return dir.string();
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg && *xdg) return (fs::path(xdg) / "kedb").string();
+  if (home && *home) return (fs::path(home) / ".cache" / "kedb").string();
+  return "";
 }
 
 KnowledgeBase KnowledgeBase::FromRecords(std::vector<Record> records, LoadReport* report) {

@@ -1,10 +1,7 @@
 #include "kedb/engine.h"
 
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
@@ -15,24 +12,7 @@
 #include "match/similarity.h"
 
 namespace kedb {
-namespace fs = std::filesystem;
 namespace {
-
-// The cache folder for a knowledge base at `kb_path`: beside it when that
-// can be written, else in the user's cache.
-std::string DefaultCacheDir(const std::string& kb_path) {
-  std::error_code ec;
-  fs::path base = fs::is_directory(kb_path, ec) ? fs::path(kb_path) : fs::path(kb_path).parent_path();
-  if (base.empty()) base = ".";
-  fs::path dir = base / ".kedb-cache";
-  fs::create_directories(dir, ec);
-  if (!ec && access(dir.c_str(), W_OK) == 0) return dir.string();
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  if (xdg && *xdg) return (fs::path(xdg) / "kedb").string();
-  if (home && *home) return (fs::path(home) / ".cache" / "kedb").string();
-  return "";
-}
 
 // A match being collected: scored cheaply now, explained only if kept.
 struct Candidate {
@@ -134,10 +114,10 @@ Engine::~Engine() = default;
 
 Result<std::shared_ptr<const Engine>> Engine::Open(const std::string& kb_path, const OpenOptions& options,
                                                    LoadReport* report) {
-  auto kb = KnowledgeBase::Load(kb_path, options.load, report);
-  if (!kb.ok()) return kb.status();
   std::string cache = options.cache_dir == "-" ? "" : options.cache_dir.empty() ? DefaultCacheDir(kb_path)
                                                                                : options.cache_dir;
+  auto kb = KnowledgeBase::LoadCached(kb_path, options.load, cache, report);
+  if (!kb.ok()) return kb.status();
   return FromKnowledgeBase(std::move(kb).value(), cache);
 }
 

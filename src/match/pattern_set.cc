@@ -1,14 +1,12 @@
 #include "match/pattern_set.h"
 
 #include <hs/hs.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <span>
 
@@ -16,6 +14,7 @@
 
 #include "logs/line_chunker.h"
 #include "match/prefilter.h"
+#include "util/binary_io.h"
 
 namespace kedb::match {
 namespace fs = std::filesystem;
@@ -39,47 +38,6 @@ uint64_t CacheKey(const std::vector<std::string>& patterns) {
   XXH3_freeState(st);
   return h;
 }
-
-// Little binary writer/reader for the cache file.
-void PutU64(std::string* out, uint64_t v) { out->append(reinterpret_cast<const char*>(&v), sizeof v); }
-void PutBytes(std::string* out, std::string_view b) {
-  PutU64(out, b.size());
-  out->append(b);
-}
-void PutU32s(std::string* out, const std::vector<uint32_t>& v) {
-  PutU64(out, v.size());
-  out->append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(uint32_t));
-}
-
-class Reader {
- public:
-  explicit Reader(std::string_view b) : b_(b) {}
-  bool U64(uint64_t* v) {
-    if (b_.size() < sizeof *v) return false;
-    std::memcpy(v, b_.data(), sizeof *v);
-    b_.remove_prefix(sizeof *v);
-    return true;
-  }
-  bool Bytes(std::string_view* v) {
-    uint64_t n;
-    if (!U64(&n) || b_.size() < n) return false;
-    *v = b_.substr(0, n);
-    b_.remove_prefix(n);
-    return true;
-  }
-  bool U32s(std::vector<uint32_t>* v) {
-    uint64_t n;
-    if (!U64(&n) || n > b_.size() / sizeof(uint32_t)) return false;
-    v->resize(n);
-    std::memcpy(v->data(), b_.data(), n * sizeof(uint32_t));
-    b_.remove_prefix(n * sizeof(uint32_t));
-    return true;
-  }
-  bool done() const { return b_.empty(); }
-
- private:
-  std::string_view b_;
-};
 
 // Hyperscan's UTF-8 mode needs valid UTF-8. nullopt when `s` already is;
 // otherwise a copy whose invalid bytes became '?'. That can only add
@@ -208,44 +166,31 @@ Status PatternSet::BuildPrefilter() {
 }
 
 void PatternSet::SaveCache(const std::string& path, uint64_t key) const {
-  std::string out(kCacheMagic, sizeof kCacheMagic);
-  PutU64(&out, key);
-  PutU64(&out, patterns_.size());
-  PutBytes(&out, literal_db_.Serialize());
-  PutU32s(&out, lit_offsets_);
-  PutU32s(&out, lit_patterns_);
-  PutBytes(&out, fallback_db_.Serialize());
-  PutU32s(&out, fallback_);
-  PutU32s(&out, every_line_);
-  std::vector<uint32_t> counts = {static_cast<uint32_t>(stats_.prefiltered), static_cast<uint32_t>(stats_.invalid)};
-  PutU32s(&out, counts);
-  PutU64(&out, XXH3_64bits(out.data(), out.size()));
-  std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  std::string tmp = path + fmt::format(".tmp{}", ::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f.write(out.data(), static_cast<std::streamsize>(out.size()));
-    if (!f) {
-      fs::remove(tmp, ec);
-      return;  // an unwritable cache only costs time
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) fs::remove(tmp, ec);
+  util::BinaryWriter w;
+  w.Raw(std::string_view(kCacheMagic, sizeof kCacheMagic));
+  w.U64(key);
+  w.U64(patterns_.size());
+  w.Bytes(literal_db_.Serialize());
+  w.U32s(lit_offsets_);
+  w.U32s(lit_patterns_);
+  w.Bytes(fallback_db_.Serialize());
+  w.U32s(fallback_);
+  w.U32s(every_line_);
+  w.U32s({static_cast<uint32_t>(stats_.prefiltered), static_cast<uint32_t>(stats_.invalid)});
+  w.U64(XXH3_64bits(w.str().data(), w.str().size()));
+  util::WriteFileAtomically(path, w.str());  // an unwritable cache only costs time
 }
 
 bool PatternSet::LoadCache(const std::string& path, uint64_t key) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::string bytes;
+  if (!util::ReadWholeFile(path, &bytes)) return false;
   if (bytes.size() < sizeof kCacheMagic + 16 || std::memcmp(bytes.data(), kCacheMagic, sizeof kCacheMagic) != 0) {
     return false;
   }
   uint64_t checksum;
   std::memcpy(&checksum, bytes.data() + bytes.size() - 8, 8);
   if (XXH3_64bits(bytes.data(), bytes.size() - 8) != checksum) return false;
-  Reader r(std::string_view(bytes).substr(sizeof kCacheMagic, bytes.size() - sizeof kCacheMagic - 8));
+  util::BinaryReader r(std::string_view(bytes).substr(sizeof kCacheMagic, bytes.size() - sizeof kCacheMagic - 8));
   uint64_t file_key, n;
   std::string_view lit_bytes, re_bytes;
   std::vector<uint32_t> counts;

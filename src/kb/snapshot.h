@@ -1,0 +1,42 @@
+// Knowledge base snapshots: the parsed records and load report of a
+// knowledge base, kept in one binary file in the cache folder.
+//
+// Why: parsing and validating 2,522 JSON files takes about 0.4 s, most of
+// it in the JSON library; a snapshot loads in a few tens of milliseconds,
+// so a command-line call on an unchanged knowledge base starts fast.
+//
+// A snapshot is keyed by the source's file list with each file's size and
+// modification time (nanoseconds), the load options and the snapshot
+// format. Any change to a file gives a new key; a snapshot with another
+// key, a bad checksum or a short read is ignored and the source is loaded
+// and validated again. Snapshots never change what a load returns.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "kedb/knowledge_base.h"
+
+namespace kedb {
+
+// The key of the knowledge base at `path` loaded with `options`; nullopt
+// when the source cannot be listed (then no snapshot is used).
+std::optional<uint64_t> SnapshotKey(const std::string& path, const LoadOptions& options);
+
+// Whether every source file was last modified more than a few seconds ago.
+// Only then is a snapshot written: on a file system with coarse timestamps
+// a file edited twice within one tick keeps its size and time, and a
+// snapshot taken between the edits would be served stale.
+bool SourceSettled(const std::string& path);
+
+// The snapshot file for `key` in `cache_dir`.
+std::string SnapshotPath(const std::string& cache_dir, uint64_t key);
+
+// Writes a snapshot; false when it cannot (a missing snapshot only costs time).
+bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb, const LoadReport& report);
+
+// Reads a snapshot written under `key`; nullopt when absent, stale or damaged.
+std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key, LoadReport* report);
+
+}  // namespace kedb

@@ -1,0 +1,42 @@
+#include "util/binary_io.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace kedb::util {
+namespace fs = std::filesystem;
+
+bool WriteFileAtomically(const std::string& path, std::string_view bytes) {
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!f) {
+      fs::remove(tmp, ec);
+      return false;
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+
+bool ReadWholeFile(const std::string& path, std::string* out) {
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  if (!f) return false;
+  std::streamoff size = f.tellg();
+  if (size < 0) return false;
+  out->resize(static_cast<std::size_t>(size));
+  f.seekg(0);
+  f.read(out->data(), size);
+  return f.gcount() == size;
+}
+
+}  // namespace kedb::util

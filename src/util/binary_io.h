@@ -1,0 +1,82 @@
+// Little binary writer and reader for the on-disk caches (compiled pattern
+// database, knowledge base snapshot). Host byte order: a cache is only ever
+// read back on the machine that wrote it, and every cache file carries a
+// format number and a checksum, so a foreign or damaged file is rebuilt.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kedb::util {
+
+class BinaryWriter {
+ public:
+  void U64(uint64_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void F64(double v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void Bytes(std::string_view b) {
+    U64(b.size());
+    out_.append(b);
+  }
+  void U32s(const std::vector<uint32_t>& v) {
+    U64(v.size());
+    out_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(uint32_t));
+  }
+  void Raw(std::string_view b) { out_.append(b); }
+  std::string& str() { return out_; }
+
+ private:
+  std::string out_;
+};
+
+// Every read fails (returns false) once the input runs short; callers check
+// done() at the end so that trailing garbage is refused too.
+class BinaryReader {
+ public:
+  explicit BinaryReader(std::string_view b) : b_(b) {}
+  bool U64(uint64_t* v) { return Fixed(v); }
+  bool F64(double* v) { return Fixed(v); }
+  bool Bytes(std::string_view* v) {
+    uint64_t n;
+    if (!U64(&n) || b_.size() < n) return false;
+    *v = b_.substr(0, n);
+    b_.remove_prefix(n);
+    return true;
+  }
+  bool String(std::string* v) {
+    std::string_view s;
+    if (!Bytes(&s)) return false;
+    v->assign(s);
+    return true;
+  }
+  bool U32s(std::vector<uint32_t>* v) {
+    uint64_t n;
+    if (!U64(&n) || n > b_.size() / sizeof(uint32_t)) return false;
+    v->resize(n);
+    std::memcpy(v->data(), b_.data(), n * sizeof(uint32_t));
+    b_.remove_prefix(n * sizeof(uint32_t));
+    return true;
+  }
+  bool done() const { return b_.empty(); }
+
+ private:
+  template <typename T>
+  bool Fixed(T* v) {
+    if (b_.size() < sizeof *v) return false;
+    std::memcpy(v, b_.data(), sizeof *v);
+    b_.remove_prefix(sizeof *v);
+    return true;
+  }
+  std::string_view b_;
+};
+
+// Writes `bytes` to `path` through a temporary file and a rename, so that a
+// reader never sees half a file. False when it cannot (a cache that cannot be
+// written only costs time).
+bool WriteFileAtomically(const std::string& path, std::string_view bytes);
+// The whole file, or false.
+bool ReadWholeFile(const std::string& path, std::string* out);
+
+}  // namespace kedb::util

@@ -1,0 +1,105 @@
+// Knowledge base snapshots: a load from a snapshot gives exactly what a
+// load from the files gives, and a changed or damaged source is never
+// served from a stale snapshot.
+#include <chrono>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "kb/snapshot.h"
+#include "kedb/engine.h"
+#include "test_util.h"
+
+namespace kedb {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+void ExpectSameLoad(const std::string& path) {
+  LoadReport from_files;
+  auto kb = KnowledgeBase::Load(path, LoadOptions{}, &from_files);
+  ASSERT_TRUE(kb.ok()) << kb.status().message();
+  TempDir cache;
+  auto key = SnapshotKey(path, LoadOptions{});
+  ASSERT_TRUE(key.has_value());
+  std::string file = SnapshotPath(cache.path().string(), *key);
+  ASSERT_TRUE(SaveSnapshot(file, *key, *kb, from_files));
+  LoadReport from_snapshot;
+  auto again = LoadSnapshot(file, *key, &from_snapshot);
+  ASSERT_TRUE(again.has_value());
+  ASSERT_EQ(again->size(), kb->size());
+  for (std::size_t i = 0; i < kb->size(); ++i) {
+    EXPECT_TRUE(again->records()[i] == kb->records()[i]) << kb->records()[i].id;
+  }
+  EXPECT_EQ(from_snapshot.diagnostics, from_files.diagnostics);
+  EXPECT_EQ(from_snapshot.documents, from_files.documents);
+  EXPECT_EQ(from_snapshot.rejected, from_files.rejected);
+  // Another key never reads this snapshot.
+  EXPECT_FALSE(LoadSnapshot(file, *key + 1, nullptr).has_value());
+}
+
+TEST(Snapshot, GivesTheSameRecordsAndDiagnostics) {
+  ExpectSameLoad((testing::SourceDir() / "kb").string());
+  // Broken inputs: the snapshot must carry their diagnostics too.
+  ExpectSameLoad(testing::TestData().string() + "/broken");
+}
+
+TEST(Snapshot, GivesTheSameCorpus) {
+  KEDB_REQUIRE_SHARED(shared);
+  ExpectSameLoad((shared / "corpora/deadends/canons").string());
+}
+
+TEST(Snapshot, ChangedOrDamagedSourceIsReloaded) {
+  TempDir kb, cache;
+  fs::create_directories(kb.path() / "t");
+  // Files are dated a minute back: a snapshot is only written for files
+  // that have settled (see SourceSettled).
+  auto age = [](const fs::path& p, int seconds_ago) {
+    fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::seconds(seconds_ago));
+  };
+  auto write = [&](const std::string& regex) {
+    testing::WriteFile(kb.path() / "t" / "a.json",
+                       R"({"id": "t/a", "signature": "widget exploded", "regex": ")" + regex + R"(", "domain": "t"})");
+    age(kb.path() / "t" / "a.json", regex == "widget exploded" ? 120 : 60);
+  };
+  write("widget exploded");
+  OpenOptions options{.cache_dir = cache.path().string()};
+  auto first = Engine::Open(kb.path().string(), options);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_FALSE((*first)->Match("the widget exploded", {}).matches.empty());
+
+  // An edit (the file's size and time change) is seen at once.
+  write("gadget exploded");
+  auto second = Engine::Open(kb.path().string(), options);
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ((*second)->kb().records()[0].regex, "gadget exploded");
+
+  // Damaged snapshots are ignored.
+  int snapshots = 0;
+  for (const auto& e : fs::directory_iterator(cache.path())) {
+    if (e.path().filename().string().rfind("kb-", 0) != 0) continue;
+    ++snapshots;
+    std::string bytes = testing::ReadFile(e.path());
+    bytes[bytes.size() / 2] ^= 0x20;
+    testing::WriteFile(e.path(), bytes);
+  }
+  EXPECT_EQ(snapshots, 2);
+  auto third = Engine::Open(kb.path().string(), options);
+  ASSERT_TRUE(third.ok());
+  EXPECT_EQ((*third)->kb().records()[0].regex, "gadget exploded");
+
+  // A new file is seen too, and a file just written is never snapshotted.
+  testing::WriteFile(kb.path() / "t" / "b.json",
+                     R"({"id": "t/b", "signature": "sprocket melted", "regex": "sprocket melted", "domain": "t"})");
+  EXPECT_FALSE(SourceSettled(kb.path().string()));
+  auto fourth = Engine::Open(kb.path().string(), options);
+  ASSERT_TRUE(fourth.ok());
+  EXPECT_EQ((*fourth)->kb().size(), 2u);
+  auto key = SnapshotKey(kb.path().string(), LoadOptions{});
+  ASSERT_TRUE(key.has_value());
+  EXPECT_FALSE(fs::exists(SnapshotPath(cache.path().string(), *key)));
+}
+
+}  // namespace
+}  // namespace kedb
