@@ -301,15 +301,15 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
 }
 
 std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key, LoadReport* report) {
-  std::string bytes;
-  if (!util::ReadWholeFile(file, &bytes)) return std::nullopt;
-  if (bytes.size() < sizeof kMagic + 16 || bytes.compare(0, sizeof kMagic, kMagic, sizeof kMagic) != 0) {
+  util::MappedFile mapped(file);
+  std::string_view bytes = mapped.bytes();
+  if (bytes.size() < sizeof kMagic + 16 || bytes.compare(0, sizeof kMagic, std::string_view(kMagic, sizeof kMagic)) != 0) {
     return std::nullopt;
   }
   uint64_t checksum;
   std::memcpy(&checksum, bytes.data() + bytes.size() - 8, 8);
   if (XXH3_64bits(bytes.data(), bytes.size() - 8) != checksum) return std::nullopt;
-  BinaryReader in(std::string_view(bytes).substr(sizeof kMagic, bytes.size() - sizeof kMagic - 8));
+  BinaryReader in(bytes.substr(sizeof kMagic, bytes.size() - sizeof kMagic - 8));
   RecordReader r(&in);
   if (r.Int() != key) return std::nullopt;
   LoadReport rep;

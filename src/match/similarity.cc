@@ -37,6 +37,10 @@ std::vector<std::string> SignatureIndex::Tokens(std::string_view text) {
 
 SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
   std::unordered_map<std::string, std::size_t> df;
+  df.reserve(kb.size() * 4);
+  signature_tokens_.reserve(kb.size());
+  domains_.reserve(kb.size());
+  signature_weight_.reserve(kb.size());
   for (const Record& r : kb.records()) {
     std::string text = r.signature;
     for (const auto& a : r.aliases) text += "\n" + a;
@@ -47,6 +51,8 @@ SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
     domains_.push_back(std::move(domain));
   }
   double n = static_cast<double>(std::max<std::size_t>(kb.size(), 1));
+  idf_.reserve(df.size());
+  postings_.reserve(df.size());
   for (const auto& [t, d] : df) idf_[t] = std::log(1 + n / static_cast<double>(d));
   unknown_idf_ = std::log(1 + n);
   const std::size_t max_df = MaxCandidateDf(kb.size());

@@ -79,4 +79,20 @@ bool WriteFileAtomically(const std::string& path, std::string_view bytes);
 // The whole file, or false.
 bool ReadWholeFile(const std::string& path, std::string* out);
 
+// A read-only memory map of a whole file: no copy, and pages come from the
+// page cache instead of fresh heap memory. Empty when the file cannot be
+// mapped (or is empty).
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  std::string_view bytes() const { return {data_, size_}; }
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 }  // namespace kedb::util
