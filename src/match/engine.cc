@@ -23,7 +23,7 @@ struct Candidate {
 
 // A confirmed hit of pattern `p` on `line`.
 Candidate MakeMatch(const Engine& engine, const match::LineHit& lh, std::string_view line,
-                    const std::vector<std::string>& tokens,
+                    const match::LineWords& words,
                     std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
                     const std::vector<EnvPair>& text_env) {
   const match::PatternSet& set = engine.patterns();
@@ -48,8 +48,8 @@ Candidate MakeMatch(const Engine& engine, const match::LineHit& lh, std::string_
   }
   c.hit.message_bytes = match::MessageBytes(line);
   c.hit.span_bytes = span.second - span.first;
-  c.hit.similarity = engine.signatures().Similarity(tokens, p);
-  c.hit.mentions_domain = engine.signatures().MentionsDomain(tokens, p);
+  c.hit.similarity = engine.signatures().Similarity(words, p);
+  c.hit.mentions_domain = engine.signatures().MentionsDomain(words, p);
   c.text_env = text_env;
   m.begin = line_offset + span.first;
   m.end = line_offset + span.second;
@@ -60,7 +60,7 @@ Candidate MakeMatch(const Engine& engine, const match::LineHit& lh, std::string_
 // A candidate no pattern confirmed, found because the line reads like the
 // record's signature.
 Candidate MakeFuzzyMatch(const Engine& engine, std::size_t r, double similarity, std::string_view line,
-                         const std::vector<std::string>& tokens, std::size_t line_offset, std::size_t line_number,
+                         const match::LineWords& words, std::size_t line_offset, std::size_t line_number,
                          const MatchOptions& options, const std::vector<EnvPair>& text_env) {
   Candidate c;
   Match& m = c.match;
@@ -71,7 +71,7 @@ Candidate MakeFuzzyMatch(const Engine& engine, std::size_t r, double similarity,
   m.end = line_offset + line.size();
   c.hit.message_bytes = match::MessageBytes(line);
   c.hit.similarity = similarity;
-  c.hit.mentions_domain = engine.signatures().MentionsDomain(tokens, r);
+  c.hit.mentions_domain = engine.signatures().MentionsDomain(words, r);
   c.text_env = text_env;
   m.score = match::Score(*m.record, c.hit, options.env, text_env, nullptr);
   return c;
@@ -147,15 +147,15 @@ MatchResult Engine::Match(std::string_view text, const MatchOptions& options) co
     std::string_view line = logs::LineText(text, starts, i);
     bool has_hits = h < hits.size() && hits[h].line == i;
     if (!has_hits && i >= kFuzzyLinesPerMessage) continue;
-    std::vector<std::string> tokens = match::SignatureIndex::Tokens(line);
+    match::LineWords words = signatures_->Words(line);
     for (; h < hits.size() && hits[h].line == i; ++h) {
       regex_hit[hits[h].pattern] = true;
-      candidates.push_back(MakeMatch(*this, hits[h], line, tokens, starts[i], i + 1, options, text_env));
+      candidates.push_back(MakeMatch(*this, hits[h], line, words, starts[i], i + 1, options, text_env));
     }
     if (i < kFuzzyLinesPerMessage) {
-      for (auto [r, sim] : signatures_->Nearest(tokens, options.top, kFuzzyMinSimilarity)) {
+      for (auto [r, sim] : signatures_->Nearest(words, options.top, kFuzzyMinSimilarity)) {
         if (regex_hit[r]) continue;
-        candidates.push_back(MakeFuzzyMatch(*this, r, sim, line, tokens, starts[i], i + 1, options, text_env));
+        candidates.push_back(MakeFuzzyMatch(*this, r, sim, line, words, starts[i], i + 1, options, text_env));
       }
     }
   }
@@ -206,9 +206,9 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, const std::fun
       open.last_line = line_no;
       // Versions named on the line itself inform the ranking.
       std::vector<EnvPair> text_env = match::EnvFromText(line);
-      std::vector<std::string> tokens = match::SignatureIndex::Tokens(line);
+      match::LineWords words = signatures_->Words(line);
       for (; i < hits.size() && hits[i].line == line_index; ++i) {
-        open_candidates.push_back(MakeMatch(*this, hits[i], line, tokens,
+        open_candidates.push_back(MakeMatch(*this, hits[i], line, words,
                                          chunk.first_offset + chunk.line_starts[line_index], line_no, options.match,
                                          text_env));
       }

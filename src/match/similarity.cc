@@ -8,7 +8,11 @@
 namespace kedb::match {
 namespace {
 
-bool WordByte(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
+// ASCII letters and digits, '_' and every byte of a multi-byte character.
+// (Not std::isalnum: locale lookups cost more than the rest of a line.)
+bool WordByte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+}
 
 // A word in more signatures than this carries little meaning for retrieval;
 // it still counts in similarity through its (low) weight, but does not
@@ -26,7 +30,9 @@ std::vector<std::string> SignatureIndex::Tokens(std::string_view text) {
     while (i < text.size() && WordByte(static_cast<unsigned char>(text[i]))) ++i;
     if (i > b && i - b <= 64) {
       std::string w(text.substr(b, i - b));
-      for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      for (char& c : w) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+      }
       out.push_back(std::move(w));
     }
   }
@@ -71,40 +77,51 @@ double SignatureIndex::Idf(const std::string& token) const {
   return it == idf_.end() ? unknown_idf_ : it->second;
 }
 
-double SignatureIndex::Similarity(const std::vector<std::string>& tokens, std::size_t i) const {
+LineWords SignatureIndex::Words(std::string_view text) const {
+  LineWords w;
+  w.tokens = Tokens(text);
+  w.idf.reserve(w.tokens.size());
+  for (const auto& t : w.tokens) {
+    w.idf.push_back(Idf(t));
+    w.weight += w.idf.back();
+  }
+  return w;
+}
+
+double SignatureIndex::Similarity(const LineWords& words, std::size_t i) const {
   const auto& sig = signature_tokens_[i];
-  if (sig.empty() || tokens.empty()) return 0;
-  double shared = 0, line_weight = 0;
-  for (const auto& t : tokens) {
-    double idf = Idf(t);
-    line_weight += idf;
-    if (std::binary_search(sig.begin(), sig.end(), t)) shared += idf;
+  if (sig.empty() || words.tokens.empty()) return 0;
+  // Both lists are sorted: one merge pass.
+  double shared = 0;
+  auto s = sig.begin();
+  for (std::size_t k = 0; k < words.tokens.size() && s != sig.end(); ++k) {
+    s = std::lower_bound(s, sig.end(), words.tokens[k]);
+    if (s != sig.end() && *s == words.tokens[k]) shared += words.idf[k];
   }
   if (shared <= 0) return 0;
   double recall = shared / signature_weight_[i];
-  double precision = shared / line_weight;
+  double precision = shared / words.weight;
   return 2 * precision * recall / (precision + recall);
 }
 
-bool SignatureIndex::MentionsDomain(const std::vector<std::string>& tokens, std::size_t i) const {
-  return std::binary_search(tokens.begin(), tokens.end(), domains_[i]);
+bool SignatureIndex::MentionsDomain(const LineWords& words, std::size_t i) const {
+  return std::binary_search(words.tokens.begin(), words.tokens.end(), domains_[i]);
 }
 
-std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const std::vector<std::string>& tokens,
-                                                                     std::size_t k, double min_similarity) const {
+std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const LineWords& words, std::size_t k,
+                                                                     double min_similarity) const {
   // Shared weight through the postings of the rarer words; common words are
   // not posted, so this underestimates the overlap, and the best few by
   // this estimate are then scored exactly.
-  double line_weight = 0;
-  for (const auto& t : tokens) line_weight += Idf(t);
+  const double line_weight = words.weight;
   thread_local std::vector<double> shared;
   thread_local std::vector<uint32_t> touched;
   shared.assign(signature_tokens_.size(), 0);
   touched.clear();
-  for (const auto& t : tokens) {
-    auto it = postings_.find(t);
+  for (std::size_t j = 0; j < words.tokens.size(); ++j) {
+    auto it = postings_.find(words.tokens[j]);
     if (it == postings_.end()) continue;
-    double idf = Idf(t);
+    double idf = words.idf[j];
     for (uint32_t r : it->second) {
       if (shared[r] == 0) touched.push_back(r);
       shared[r] += idf;
@@ -124,7 +141,7 @@ std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const std::v
   }
   std::vector<std::pair<std::size_t, double>> out;
   for (const auto& [r, _] : estimate) {
-    double s = Similarity(tokens, r);
+    double s = Similarity(words, r);
     if (s >= min_similarity) out.emplace_back(r, s);
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {

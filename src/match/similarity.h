@@ -20,6 +20,14 @@
 
 namespace kedb::match {
 
+// A line's words with their weights, computed once per line and shared by
+// every record the line is compared with.
+struct LineWords {
+  std::vector<std::string> tokens;  // as SignatureIndex::Tokens
+  std::vector<double> idf;          // per token
+  double weight = 0;                // sum of idf
+};
+
 class SignatureIndex {
  public:
   explicit SignatureIndex(const KnowledgeBase& kb);
@@ -28,15 +36,18 @@ class SignatureIndex {
   // Identifiers stay whole (CUDNN_STATUS_BAD_PARAM, E0502, TS2307).
   static std::vector<std::string> Tokens(std::string_view text);
 
-  // Weighted-overlap F1 of `tokens` (from Tokens) and record `i`'s
-  // signature, in [0,1].
-  double Similarity(const std::vector<std::string>& tokens, std::size_t i) const;
+  // The words of `text` with this index's weights.
+  LineWords Words(std::string_view text) const;
 
-  // Whether `tokens` name record `i`'s domain ("cuda", "docker", ...).
-  bool MentionsDomain(const std::vector<std::string>& tokens, std::size_t i) const;
+  // Weighted-overlap F1 of the line's words and record `i`'s signature, in
+  // [0,1].
+  double Similarity(const LineWords& words, std::size_t i) const;
+
+  // Whether the line names record `i`'s domain ("cuda", "docker", ...).
+  bool MentionsDomain(const LineWords& words, std::size_t i) const;
 
   // Up to `k` records with similarity >= `min_similarity`, best first.
-  std::vector<std::pair<std::size_t, double>> Nearest(const std::vector<std::string>& tokens, std::size_t k,
+  std::vector<std::pair<std::size_t, double>> Nearest(const LineWords& words, std::size_t k,
                                                       double min_similarity) const;
 
  private:
