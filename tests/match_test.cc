@@ -192,6 +192,15 @@ TEST(PatternCache, ReusedWhenFreshRebuiltWhenCorrupt) {
   patterns.push_back("segfault");
   auto fifth = match::PatternSet::Build(patterns, cache.path().string());
   EXPECT_FALSE((*fifth)->stats().from_cache);
+
+  // Editing a knowledge base again and again does not fill the disk.
+  for (int i = 0; i < 12; ++i) {
+    patterns.push_back("edit number " + std::to_string(i));
+    ASSERT_TRUE(match::PatternSet::Build(patterns, cache.path().string()).ok());
+  }
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(cache.path())) files += e.path().filename().string().rfind("patterns-", 0) == 0;
+  EXPECT_EQ(files, 8u);
 }
 
 // The prefilter must never lose a true hit: on the corpus, every record

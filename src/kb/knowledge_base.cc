@@ -110,12 +110,12 @@ Result<KnowledgeBase> KnowledgeBase::LoadCached(const std::string& path, const L
   std::optional<uint64_t> key;
   if (!cache_dir.empty()) key = SnapshotKey(path, options);
   if (key) {
-    if (auto kb = LoadSnapshot(SnapshotPath(cache_dir, *key), *key, report)) return std::move(*kb);
+    if (auto kb = LoadSnapshot(SnapshotPath(cache_dir, path, *key), *key, report)) return std::move(*kb);
   }
   LoadReport local;
   LoadReport* rep = report ? report : &local;
   auto kb = Load(path, options, rep);
-  if (kb.ok() && key && SourceSettled(path)) SaveSnapshot(SnapshotPath(cache_dir, *key), *key, kb.value(), *rep);
+  if (kb.ok() && key && SourceSettled(path)) SaveSnapshot(SnapshotPath(cache_dir, path, *key), *key, kb.value(), *rep);
   return kb;
 }
 

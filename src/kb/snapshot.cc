@@ -278,8 +278,14 @@ bool SourceSettled(const std::string& path) {
   });
 }
 
-std::string SnapshotPath(const std::string& cache_dir, uint64_t key) {
-  return (fs::path(cache_dir) / fmt::format("kb-{:016x}.bin", key)).string();
+namespace {
+std::string SnapshotPrefix(const std::string& path) {
+  return fmt::format("kb-{:08x}-", static_cast<uint32_t>(XXH3_64bits(path.data(), path.size())));
+}
+}  // namespace
+
+std::string SnapshotPath(const std::string& cache_dir, const std::string& path, uint64_t key) {
+  return (fs::path(cache_dir) / fmt::format("{}{:016x}.bin", SnapshotPrefix(path), key)).string();
 }
 
 bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb, const LoadReport& report) {
@@ -297,7 +303,11 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
   w.U64(kb.size());
   for (const Record& r : kb.records()) PutRecord(&w, r);
   w.U64(XXH3_64bits(w.str().data(), w.str().size()));
-  return util::WriteFileAtomically(file, w.str());
+  if (!util::WriteFileAtomically(file, w.str())) return false;
+  // Only the newest snapshot of a knowledge base is ever read again.
+  const std::string name = fs::path(file).filename().string();
+  util::PruneCacheFiles(fs::path(file).parent_path().string(), name.substr(0, name.rfind('-') + 1), 1);
+  return true;
 }
 
 std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key, LoadReport* report) {

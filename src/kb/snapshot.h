@@ -30,10 +30,12 @@ std::optional<uint64_t> SnapshotKey(const std::string& path, const LoadOptions& 
 // snapshot taken between the edits would be served stale.
 bool SourceSettled(const std::string& path);
 
-// The snapshot file for `key` in `cache_dir`.
-std::string SnapshotPath(const std::string& cache_dir, uint64_t key);
+// The snapshot file for the knowledge base at `path` with `key` in
+// `cache_dir`: "kb-<hash of path>-<key>.bin".
+std::string SnapshotPath(const std::string& cache_dir, const std::string& path, uint64_t key);
 
-// Writes a snapshot; false when it cannot (a missing snapshot only costs time).
+// Writes a snapshot and deletes older snapshots of the same knowledge base;
+// false when it cannot (a missing snapshot only costs time).
 bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb, const LoadReport& report);
 
 // Reads a snapshot written under `key`; nullopt when absent, stale or damaged.

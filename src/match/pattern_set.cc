@@ -22,6 +22,9 @@ namespace {
 
 // Bump when the prefilter's choices or the cache layout change.
 constexpr uint32_t kCacheFormat = 1;
+// Pattern databases kept per cache folder (several knowledge bases may share
+// ~/.cache/kedb).
+constexpr std::size_t kCachedDatabases = 8;
 constexpr char kCacheMagic[8] = {'K', 'E', 'D', 'B', 'P', 'F', 'X', '1'};
 
 uint64_t CacheKey(const std::vector<std::string>& patterns) {
@@ -178,7 +181,11 @@ void PatternSet::SaveCache(const std::string& path, uint64_t key) const {
   w.U32s(every_line_);
   w.U32s({static_cast<uint32_t>(stats_.prefiltered), static_cast<uint32_t>(stats_.invalid)});
   w.U64(XXH3_64bits(w.str().data(), w.str().size()));
-  util::WriteFileAtomically(path, w.str());  // an unwritable cache only costs time
+  // An unwritable cache only costs time. Older databases (of edited
+  // knowledge bases) are pruned beyond a few.
+  if (util::WriteFileAtomically(path, w.str())) {
+    util::PruneCacheFiles(fs::path(path).parent_path().string(), "patterns-", kCachedDatabases);
+  }
 }
 
 bool PatternSet::LoadCache(const std::string& path, uint64_t key) {

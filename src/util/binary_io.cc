@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -29,6 +30,19 @@ bool WriteFileAtomically(const std::string& path, std::string_view bytes) {
     return false;
   }
   return true;
+}
+
+void PruneCacheFiles(const std::string& dir, const std::string& prefix, std::size_t keep) {
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || name.find(".tmp") != std::string::npos) continue;
+    files.emplace_back(it->last_write_time(ec), it->path());
+  }
+  if (files.size() <= keep) return;
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = keep; i < files.size(); ++i) fs::remove(files[i].second, ec);
 }
 
 bool ReadWholeFile(const std::string& path, std::string* out) {

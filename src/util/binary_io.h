@@ -76,6 +76,11 @@ class BinaryReader {
 // reader never sees half a file. False when it cannot (a cache that cannot be
 // written only costs time).
 bool WriteFileAtomically(const std::string& path, std::string_view bytes);
+// Keeps at most `keep` files named `prefix`* in `dir` (the newest by
+// modification time) and deletes the rest: caches must not grow without
+// bound as a knowledge base is edited.
+void PruneCacheFiles(const std::string& dir, const std::string& prefix, std::size_t keep);
+
 // The whole file, or false.
 bool ReadWholeFile(const std::string& path, std::string* out);
 
