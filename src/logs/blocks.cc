@@ -1,0 +1,452 @@
+#include "logs/blocks.h"
+
+#include <algorithm>
+
+namespace kedb::logs {
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool EndsWith(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+bool Contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+bool Space(char c) { return c == ' ' || c == '\t'; }
+bool Digit(char c) { return c >= '0' && c <= '9'; }
+bool WordChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || Digit(c) || c == '_';
+}
+
+std::string_view TrimLeft(std::string_view s) {
+  while (!s.empty() && Space(s.front())) s.remove_prefix(1);
+  return s;
+}
+std::string_view Trim(std::string_view s) {
+  s = TrimLeft(s);
+  while (!s.empty() && (Space(s.back()) || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// "RuntimeError: ...", "torch.cuda.OutOfMemoryError: ...", "KeyError",
+// "java.lang.IllegalStateException: ...", "Exception in thread "main" ...".
+bool IsExceptionLine(std::string_view t) {
+  if (StartsWith(t, "Exception in thread ")) return true;
+  std::size_t end = 0;
+  while (end < t.size() && (WordChar(t[end]) || t[end] == '.' || t[end] == '$')) ++end;
+  if (end == 0 || (end < t.size() && t[end] != ':')) return false;
+  std::string_view name = t.substr(0, end);
+  for (std::string_view suffix : {"Error", "Exception", "Exit", "Interrupt", "Failure", "Fault", "Throwable"}) {
+    if (EndsWith(name, suffix)) return true;
+  }
+  return false;
+}
+
+// "  at com.x.Y.z(Y.java:12)", "    at Module._compile (node:internal/...)".
+bool IsAtFrame(std::string_view line) {
+  if (line.empty() || !Space(line[0])) return false;
+  std::string_view t = TrimLeft(line);
+  return StartsWith(t, "at ") && t.size() > 3;
+}
+
+// "file.c:12:5: error: ...", "file.ts(3,10): error TS2307: ...",
+// "file.ts:3:10 - error TS2307: ...", "file.cpp(12): fatal error C1083: ...".
+bool IsCompilerError(std::string_view t) {
+  for (std::string_view marker : {": error: ", ": fatal error: ", " - error TS", "): error ", "): fatal error "}) {
+    std::size_t at = t.find(marker);
+    if (at == std::string_view::npos || at == 0) continue;
+    std::string_view where = t.substr(0, at + (marker[0] == ')' ? 1 : 0));
+    // The location must end in a line number: "x.c:12:5", "x.ts(3,10)", "x.c:12".
+    if (where.back() == ')') {
+      std::size_t open = where.rfind('(');
+      if (open == std::string_view::npos || open == 0 || !Digit(where[open + 1])) continue;
+      return true;
+    }
+    if (!Digit(where.back()) || Contains(where, " ") || !Contains(where, ":")) continue;
+    return true;
+  }
+  return false;
+}
+
+bool IsRustcError(std::string_view t) {
+  if (StartsWith(t, "error: ")) return true;
+  if (!StartsWith(t, "error[E")) return false;
+  std::size_t i = 7;
+  while (i < t.size() && Digit(t[i])) ++i;
+  return i > 7 && StartsWith(t.substr(i), "]: ");
+}
+
+bool IsPytestHeader(std::string_view t) {
+  if (!StartsWith(t, "___") || !EndsWith(t, "___")) return false;
+  std::string_view inner = Trim(std::string_view(t).substr(t.find_first_not_of('_')));
+  return !inner.empty() && inner.front() != '_' && Contains(t, " ");
+}
+
+bool IsRule(std::string_view t, char c) {  // "==== x ====", "---- y ----"
+  return t.size() >= 6 && t[0] == c && t[1] == c && t[2] == c && t.back() == c;
+}
+
+// A line a GPU library wrote when it failed.
+bool IsGpuError(std::string_view t) {
+  for (std::string_view m : {"CUDA error", "CUDNN_STATUS_", "CUBLAS_STATUS_", "CUDA_ERROR_", "CUSOLVER_STATUS_",
+                             "CUFFT_", "NCCL error", "ncclSystemError", "ncclInternalError", "ncclInvalidUsage",
+                             "ncclUnhandledCudaError", "ncclRemoteError", "Watchdog caught collective operation timeout",
+                             "CUDA out of memory", "device-side assert", "cudaErrorIllegalAddress"}) {
+    if (Contains(t, m)) return true;
+  }
+  return false;
+}
+
+// A logger's error line: "ERROR ...", "FATAL: ...", "[ERROR] ...",
+// "... ERROR launcher: ..." (level within the first words), "Error: ...",
+// "FAILED tests/x.py::t - ...", or an exception printed on its own.
+bool IsErrorLine(std::string_view t) {
+  for (std::string_view p : {"ERROR", "FATAL", "CRITICAL", "[ERROR]", "[FATAL]", "[CRITICAL]", "Error: ", "error: ",
+                             "FAILED ", "fatal: "}) {
+    if (StartsWith(t, p)) return true;
+  }
+  // The level among the first few words.
+  std::size_t words = 0;
+  for (std::size_t i = 0; i < t.size() && words < 5;) {
+    while (i < t.size() && Space(t[i])) ++i;
+    std::size_t b = i;
+    while (i < t.size() && !Space(t[i])) ++i;
+    std::string_view w = t.substr(b, i - b);
+    while (!w.empty() && (w.back() == ':' || w.back() == ']')) w.remove_suffix(1);
+    while (!w.empty() && w.front() == '[') w.remove_prefix(1);
+    if (w == "ERROR" || w == "FATAL" || w == "CRITICAL" || w == "SEVERE") return true;
+    ++words;
+  }
+  return IsExceptionLine(t);
+}
+
+// The decisive line up to numbers: repeats of one error differ in ids,
+// ranks, addresses and times.
+std::string Key(std::string_view kind, std::string_view decisive) {
+  std::string key(kind);
+  key += '\x1f';
+  for (std::size_t i = 0; i < decisive.size();) {
+    if (Digit(decisive[i])) {
+      key += '#';
+      while (i < decisive.size() && (Digit(decisive[i]) || decisive[i] == 'x' || (decisive[i] >= 'a' && decisive[i] <= 'f'))) ++i;
+    } else {
+      key += decisive[i++];
+    }
+  }
+  return key;
+}
+
+}  // namespace
+
+void BlockSegmenter::Open(State state, const char* kind, std::size_t line_no) {
+  state_ = state;
+  current_ = Block();
+  current_.kind = kind;
+  current_.first_line = current_.last_line = line_no;
+  have_decisive_ = false;
+  blank_run_ = 0;
+}
+
+void BlockSegmenter::SetDecisive(std::size_t line_no, std::string_view text) {
+  current_.decisive_line = line_no;
+  current_.decisive = std::string(Trim(text));
+  have_decisive_ = true;
+  Extend(line_no);
+}
+
+void BlockSegmenter::AddFrame(std::size_t line_no, std::string_view text) {
+  ++current_.frame_count;
+  if (current_.frames.size() < kMaxFrames) current_.frames.emplace_back(Trim(text));
+  Extend(line_no);
+}
+
+long BlockSegmenter::Close() {
+  State was = state_;
+  state_ = State::kNone;
+  if (!have_decisive_) {
+    if (!current_.frames.empty()) {
+      current_.decisive = current_.frames.back();
+      current_.decisive_line = current_.last_line;
+    } else {
+      current_.decisive_line = current_.first_line;
+    }
+  }
+  if (was == State::kRustc && current_.frame_count == 0) current_.kind = "error-line";
+  std::string key = Key(current_.kind, current_.decisive);
+  if (auto it = by_key_.find(key); it != by_key_.end()) {
+    Block& first = blocks_[static_cast<std::size_t>(it->second)];
+    ++first.count;
+    if (first.repeats.size() < kMaxOccurrences) first.repeats.emplace_back(current_.first_line, current_.last_line);
+    return it->second;
+  }
+  if (blocks_.size() >= kMaxBlocks) {
+    ++dropped_;
+    return -1;
+  }
+  blocks_.push_back(std::move(current_));
+  long index = static_cast<long>(blocks_.size() - 1);
+  by_key_.emplace(std::move(key), index);
+  return index;
+}
+
+void BlockSegmenter::SingleLine(const char* kind, std::size_t line_no, std::string_view text) {
+  Open(State::kNone, kind, line_no);
+  SetDecisive(line_no, text);
+  Close();
+}
+
+void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark mark) {
+  const std::string_view t = Trim(text);
+  const bool blank = t.empty();
+  const bool indented = !text.empty() && Space(text[0]);
+  if (!pending_kind_.empty()) {
+    if (IsAtFrame(text) && pending_line_ + 1 == line_no) {
+      pending_kind_.clear();  // the pending line heads this stack trace (Start takes it from prev_text_)
+    } else {
+      FlushPending();
+    }
+  }
+  bool claimed = true;
+  switch (state_) {
+    case State::kNone:
+      claimed = false;
+      break;
+    case State::kPython:
+      if (blank) {
+        if (++blank_run_ >= 2) {
+          last_python_ = Close();
+          claimed = false;
+        }
+      } else if (indented) {
+        blank_run_ = 0;
+        if (StartsWith(t, "File \"")) {
+          AddFrame(line_no, t);
+        } else {
+          Extend(line_no);
+        }
+      } else if (t == "Traceback (most recent call last):") {
+        last_python_ = Close();  // a traceback cut short
+        claimed = false;
+      } else {
+        SetDecisive(line_no, t);
+        long index = Close();
+        if (index >= 0 && chain_from_ >= 0 && chain_from_ != index && blocks_[static_cast<std::size_t>(index)].caused_by < 0) {
+          blocks_[static_cast<std::size_t>(index)].caused_by = chain_from_;
+        }
+        chain_from_ = -1;
+        last_python_ = index;
+      }
+      break;
+    case State::kStack:
+      if (IsAtFrame(text)) {
+        AddFrame(line_no, t);
+      } else if (indented && StartsWith(t, "...") && EndsWith(t, "more")) {
+        Extend(line_no);
+      } else if (StartsWith(t, "Caused by: ")) {
+        // The trace just read is explained by the one starting here.
+        long effect = CloseStack();
+        Open(State::kStack, current_kind_.c_str(), line_no);
+        SetDecisive(line_no, t.substr(11));
+        last_stack_ = effect;
+        pending_caused_by_ = effect >= 0;
+      } else {
+        CloseStack();
+        claimed = false;
+      }
+      break;
+    case State::kRustPanic:
+      if (blank) {
+        Close();
+      } else if (!have_decisive_) {
+        SetDecisive(line_no, t);  // 1.73+: the message follows "panicked at file:line:col:"
+      } else if (StartsWith(t, "note: ") || StartsWith(t, "stack backtrace:") ||
+                 (indented && (Digit(t[0]) || StartsWith(t, "at ")))) {
+        if (indented) {
+          AddFrame(line_no, t);
+        } else {
+          Extend(line_no);
+        }
+      } else {
+        Close();
+        claimed = false;
+      }
+      break;
+    case State::kRustc:
+      if (blank) {
+        Close();
+      } else if (indented || t[0] == '|' || (Digit(t[0]) && Contains(t.substr(0, 8), "|")) || StartsWith(t, "= ") ||
+                 StartsWith(t, "help:") || StartsWith(t, "note:") || StartsWith(t, "-->")) {
+        if (StartsWith(t, "-->")) {
+          AddFrame(line_no, t);
+        } else {
+          Extend(line_no);
+        }
+      } else {
+        Close();
+        claimed = false;
+      }
+      break;
+    case State::kGo:
+      if (blank) {
+        if (++blank_run_ >= 2) Close();
+      } else if (StartsWith(t, "goroutine ") || (!text.empty() && text[0] == '\t') || StartsWith(t, "created by ") ||
+                 StartsWith(t, "[signal ") || StartsWith(t, "[recovered]") ||
+                 (EndsWith(t, ")") && Contains(t, "(") && !Contains(t, " "))) {
+        blank_run_ = 0;
+        if (!text.empty() && text[0] == '\t') {
+          AddFrame(line_no, t);
+        } else {
+          Extend(line_no);
+        }
+      } else if (StartsWith(t, "exit status ")) {
+        Extend(line_no);
+        Close();
+      } else {
+        Close();
+        claimed = false;
+      }
+      break;
+    case State::kNpm: {
+      std::string_view body;
+      if (StartsWith(t, "npm ERR!")) {
+        body = Trim(t.substr(8));
+      } else if (StartsWith(t, "npm error")) {
+        body = Trim(t.substr(9));
+      } else {
+        Close();
+        claimed = false;
+        break;
+      }
+      bool detail = body.empty() || StartsWith(body, "code ") || StartsWith(body, "errno ") ||
+                    StartsWith(body, "syscall ") || StartsWith(body, "path ") || StartsWith(body, "A complete log") ||
+                    StartsWith(body, "/");
+      if (!have_decisive_ && !detail) {
+        SetDecisive(line_no, t);
+      } else {
+        AddFrame(line_no, t);
+      }
+      break;
+    }
+    case State::kPytest:
+      if (IsPytestHeader(t)) {
+        Close();
+        claimed = false;
+      } else if (IsRule(t, '=')) {
+        Close();
+        claimed = false;
+      } else {
+        if (mark == LineMark::kPytestError && (!have_decisive_ || (!IsExceptionLine(current_.decisive) && IsExceptionLine(t)))) {
+          SetDecisive(line_no, t);
+        } else if (!have_decisive_ && IsExceptionLine(t)) {
+          SetDecisive(line_no, t);
+        } else if (StartsWith(t, "File \"") || Contains(t, ".py:")) {
+          AddFrame(line_no, t);
+        } else {
+          Extend(line_no);
+        }
+      }
+      break;
+    case State::kCompiler:
+      if (!blank && (indented || Contains(t.substr(0, std::min<std::size_t>(t.size(), 12)), "|") || Contains(t, ": note: ") ||
+                     StartsWith(t, "In file included from") || StartsWith(t, "^"))) {
+        Extend(line_no);
+      } else {
+        Close();
+        claimed = false;
+      }
+      break;
+  }
+  if (!claimed) Start(line_no, text, mark);
+  prev_line_no_ = line_no;
+  prev_text_.assign(t);
+}
+
+void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark mark) {
+  const std::string_view t = Trim(text);
+  if (t.empty()) return;
+  if (t == "Traceback (most recent call last):") {
+    Open(State::kPython, "python", line_no);
+    return;
+  }
+  if (StartsWith(t, "During handling of the above exception") ||
+      StartsWith(t, "The above exception was the direct cause")) {
+    chain_from_ = last_python_;
+    return;
+  }
+  if (StartsWith(t, "thread '") && Contains(t, "' panicked at")) {
+    Open(State::kRustPanic, "rust-panic", line_no);
+    if (!EndsWith(t, ":")) SetDecisive(line_no, t);  // before 1.73: message on this line
+    return;
+  }
+  if (IsRustcError(t)) {
+    Open(State::kRustc, "rustc", line_no);
+    SetDecisive(line_no, t);
+    return;
+  }
+  if (StartsWith(t, "panic: ") || StartsWith(t, "fatal error: all goroutines") ||
+      StartsWith(t, "fatal error: concurrent map")) {
+    Open(State::kGo, "go-panic", line_no);
+    SetDecisive(line_no, t);
+    return;
+  }
+  if (StartsWith(t, "npm ERR!") || StartsWith(t, "npm error")) {
+    Open(State::kNpm, "npm", line_no);
+    Add(line_no, text, mark);  // let the npm rules place the line
+    return;
+  }
+  if (IsPytestHeader(t)) {
+    Open(State::kPytest, "pytest", line_no);
+    return;
+  }
+  if (IsCompilerError(t)) {
+    Open(State::kCompiler, "compiler", line_no);
+    SetDecisive(line_no, t);
+    return;
+  }
+  if (IsAtFrame(text) && prev_line_no_ + 1 == line_no && !prev_text_.empty()) {
+    // A stack trace: its header is the line before the first frame.
+    bool java = Contains(t, ".java:") || Contains(t, ".kt:") || Contains(t, "(Native Method)") ||
+                Contains(t, "(Unknown Source)") || StartsWith(prev_text_, "Exception in thread");
+    current_kind_ = java ? "java" : "javascript";
+    Open(State::kStack, current_kind_.c_str(), prev_line_no_);
+    SetDecisive(prev_line_no_, prev_text_);
+    AddFrame(line_no, t);
+    return;
+  }
+  // A one-line error waits a line: if frames follow, it heads a stack trace.
+  if (IsGpuError(t)) {
+    pending_kind_ = "gpu";
+  } else if (mark == LineMark::kCiError || IsErrorLine(t)) {
+    pending_kind_ = "error-line";
+  } else {
+    return;
+  }
+  pending_line_ = line_no;
+  pending_text_.assign(t);
+}
+
+void BlockSegmenter::FlushPending() {
+  if (pending_kind_.empty()) return;
+  std::string kind = std::move(pending_kind_);
+  pending_kind_.clear();
+  SingleLine(kind.c_str(), pending_line_, pending_text_);
+}
+
+long BlockSegmenter::CloseStack() {
+  long index = Close();
+  if (pending_caused_by_ && index >= 0 && last_stack_ >= 0 && last_stack_ != index) {
+    Block& effect = blocks_[static_cast<std::size_t>(last_stack_)];
+    if (effect.caused_by < 0) effect.caused_by = index;
+  }
+  pending_caused_by_ = false;
+  return index;
+}
+
+void BlockSegmenter::Finish() {
+  FlushPending();
+  if (state_ == State::kStack) {
+    CloseStack();
+  } else if (state_ != State::kNone) {
+    Close();
+  }
+}
+
+}  // namespace kedb::logs

@@ -1,0 +1,102 @@
+// Error blocks: the units an engineer reads a failing log in.
+//
+// A block is one error as the software printed it: a Python traceback, a
+// Java or JavaScript stack trace, a Rust panic or rustc diagnostic, a Go
+// panic with its goroutine dump, an npm ERR! block, a pytest failure
+// section, a gcc/clang/tsc/MSVC compiler error, a CUDA/cuDNN/cuBLAS/NCCL
+// failure line, or a line a logger marked as an error. Each carries its
+// decisive line (the one that says what went wrong: usually the exception
+// line, which Python prints last) and its frames.
+//
+// The segmenter is fed cleaned lines one at a time (see preprocess.h) and
+// keeps only the block being read plus the finished ones, so its memory
+// grows with the number of distinct errors, not with the log. A block seen
+// again (same kind, same decisive line up to numbers) is counted, not kept
+// twice. Chained exceptions are linked: Python's "During handling of the
+// above exception" / "The above exception was the direct cause" and Java's
+// "Caused by:".
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "logs/preprocess.h"
+
+namespace kedb::logs {
+
+struct Block {
+  // "python", "java", "javascript", "rust-panic", "rustc", "go-panic", "npm",
+  // "pytest", "compiler", "gpu" (CUDA, cuDNN, cuBLAS, NCCL), "error-line".
+  std::string kind;
+  std::size_t first_line = 0, last_line = 0;  // 1-based, inclusive
+  std::size_t decisive_line = 0;
+  std::string decisive;             // the decisive line, cleaned
+  std::vector<std::string> frames;  // at most kMaxFrames, cleaned
+  std::size_t frame_count = 0;      // frames seen, kept or not
+  std::size_t count = 1;            // occurrences in the log
+  // Line ranges of the later occurrences (at most kMaxOccurrences).
+  std::vector<std::pair<std::size_t, std::size_t>> repeats;
+  // Index of the block that caused this one (a chained exception), or -1.
+  long caused_by = -1;
+};
+
+class BlockSegmenter {
+ public:
+  static constexpr std::size_t kMaxFrames = 24;
+  static constexpr std::size_t kMaxOccurrences = 64;
+  static constexpr std::size_t kMaxBlocks = 10000;
+
+  // Line `line_no` (1-based, increasing) of the log, already cleaned.
+  void Add(std::size_t line_no, std::string_view text, LineMark mark);
+  // Closes the block being read. Call once, after the last line.
+  void Finish();
+
+  const std::vector<Block>& blocks() const { return blocks_; }
+  std::vector<Block> TakeBlocks() { return std::move(blocks_); }
+  std::size_t dropped() const { return dropped_; }  // distinct blocks past kMaxBlocks
+
+ private:
+  enum class State { kNone, kPython, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest, kCompiler };
+
+  void Open(State state, const char* kind, std::size_t line_no);
+  void SetDecisive(std::size_t line_no, std::string_view text);
+  void AddFrame(std::size_t line_no, std::string_view text);
+  void Extend(std::size_t line_no) { current_.last_line = line_no; }
+  // Finishes current_: collapses it into an equal earlier block or keeps it.
+  // Returns its index (or the earlier block's), -1 when dropped.
+  long Close();
+  // Close() for a stack trace: links it as the cause of the trace that a
+  // "Caused by:" line continued.
+  long CloseStack();
+  // Handles a line no open block claimed; may open one.
+  void Start(std::size_t line_no, std::string_view text, LineMark mark);
+  void SingleLine(const char* kind, std::size_t line_no, std::string_view text);
+  void FlushPending();
+
+  State state_ = State::kNone;
+  Block current_;
+  bool have_decisive_ = false;
+  std::size_t blank_run_ = 0;
+  // The previous line, for stack traces that start with their header line.
+  std::size_t prev_line_no_ = 0;
+  std::string prev_text_;
+  // Python: the next traceback is chained to this block.
+  long chain_from_ = -1;
+  long last_python_ = -1;
+  // Java: the block a "Caused by:" explains.
+  long last_stack_ = -1;
+  bool pending_caused_by_ = false;
+  std::string current_kind_;
+  // A one-line error held back one line (it may head a stack trace).
+  std::string pending_kind_, pending_text_;
+  std::size_t pending_line_ = 0;  // "java" or "javascript" for the trace being read
+  std::vector<Block> blocks_;
+  std::unordered_map<std::string, long> by_key_;
+  std::size_t dropped_ = 0;
+};
+
+}  // namespace kedb::logs

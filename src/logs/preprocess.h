@@ -1,0 +1,43 @@
+// Cleaning a log line the way an engineer's eye does: without terminal
+// colours, CI timestamps and runner prefixes, carriage-return redraws or
+// invalid bytes.
+//
+// Lines stay lines: cleaning never joins or splits them, so line N of the
+// cleaned log is line N of the original (the map back to the original is
+// the identity on line numbers; columns shift by what was stripped).
+//
+// Cost: one pass over the line; no regular expressions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace kedb::logs {
+
+// What a stripped prefix said about the line, for the block segmenter.
+enum class LineMark {
+  kNone,
+  kPytestError,   // pytest's "E   " failure-detail prefix
+  kCiError,       // GitHub Actions "##[error]", GitLab/Jenkins "ERROR:" markers
+};
+
+struct CleanLine {
+  std::string_view text;  // points into the caller's scratch string or the input
+  LineMark mark = LineMark::kNone;
+  std::size_t stripped = 0;  // bytes of prefix removed from the start
+};
+
+// Cleans one line (without its "\n"):
+//   - ANSI escape sequences (CSI, OSC, two-byte) are removed;
+//   - a carriage return inside the line keeps only what follows the last one
+//     (what a terminal shows after a progress bar redraws), a final one goes;
+//   - invalid UTF-8 becomes U+FFFD;
+//   - leading prefixes, repeatedly: ISO-8601 and "YYYY-MM-DD hh:mm:ss[,.]fff"
+//     timestamps (bare or in brackets), GitLab's "00O "/"01E+" stream tags,
+//     glog's "I0314 02:11:40.118000 140213 file.py:757] ", Docker BuildKit's
+//     "#12 3.456 ", "[Pipeline] ", torchrun's "[rank0]:", GitHub Actions'
+//     "##[error]"/"##[warning]"/"##[group]", and pytest's "E   ".
+// `scratch` holds the result when the line had to be rewritten.
+CleanLine Clean(std::string_view line, std::string* scratch);
+
+}  // namespace kedb::logs

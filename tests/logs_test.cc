@@ -1,0 +1,222 @@
+// Reading logs like an engineer: cleaning lines, and cutting a log into
+// error blocks with their decisive lines.
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "logs/blocks.h"
+#include "logs/preprocess.h"
+
+namespace kedb::logs {
+namespace {
+
+struct Cleaned {
+  std::string text;
+  LineMark mark;
+};
+
+Cleaned C(std::string_view line) {
+  std::string scratch;
+  CleanLine c = Clean(line, &scratch);
+  return {std::string(c.text), c.mark};
+}
+
+TEST(Preprocess, StripsWhatTerminalsAndCiSystemsAdd) {
+  EXPECT_EQ(C("\x1b[31;1mRuntimeError\x1b[0m: boom").text, "RuntimeError: boom");
+  EXPECT_EQ(C("\x1b]8;;http://x\x07link\x1b]8;;\x07 text").text, "link text");
+  // GitHub Actions: timestamp, then a workflow command.
+  auto gh = C("2024-01-15T10:23:45.1234567Z ##[error]Process completed with exit code 1.");
+  EXPECT_EQ(gh.text, "Process completed with exit code 1.");
+  EXPECT_EQ(gh.mark, LineMark::kCiError);
+  // GitLab: timestamp and stream tag.
+  EXPECT_EQ(C("2024-01-15T10:23:45.123456Z 00O+ $ make test").text, "$ make test");
+  EXPECT_EQ(C("2024-01-15T10:23:45.123456Z 01E npm ERR! code E404").text, "npm ERR! code E404");
+  // Jenkins timestamper and pipeline steps.
+  EXPECT_EQ(C("[2024-01-15T10:23:45.123Z] [Pipeline] sh").text, "sh");
+  EXPECT_EQ(C("[10:23:45] Building module x").text, "Building module x");
+  // Docker BuildKit.
+  EXPECT_EQ(C("#12 3.456 ERROR: No matching distribution found for torch==9.9").text,
+            "ERROR: No matching distribution found for torch==9.9");
+  // glog (PyTorch, TensorFlow) and torchrun's rank prefix.
+  auto glog = C("E0314 02:59:15.020000 140213 torch/distributed/elastic/multiprocessing/api.py:826] failed (exitcode: -6)");
+  EXPECT_EQ(glog.text, "failed (exitcode: -6)");
+  EXPECT_EQ(glog.mark, LineMark::kCiError);
+  EXPECT_EQ(C("[rank3]:[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout").text,
+            "[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout");
+  // Python logging.
+  EXPECT_EQ(C("2026-03-14 09:12:01,114 INFO  launcher: start").text, "INFO  launcher: start");
+  // pytest's failure details.
+  auto e = C("E       RuntimeError: CUDA error: device-side assert triggered");
+  EXPECT_EQ(e.text, "RuntimeError: CUDA error: device-side assert triggered");
+  EXPECT_EQ(e.mark, LineMark::kPytestError);
+}
+
+TEST(Preprocess, KeepsWhatIsMessage) {
+  for (const char* line : {"Epoch 1/10", "E1234: shard writer stalled", "Error: x", "#include <cuda.h>",
+                           "2026 was a good year", "[rank] is not a prefix", "  File \"a.py\", line 3"}) {
+    EXPECT_EQ(C(line).text, line);
+  }
+}
+
+TEST(Preprocess, RedrawsCrlfAndInvalidUtf8) {
+  EXPECT_EQ(C("loading  10%\rloading 100%").text, "loading 100%");
+  EXPECT_EQ(C("windows line\r").text, "windows line");
+  EXPECT_EQ(C("bad \xff byte").text, "bad \xEF\xBF\xBD byte");
+  EXPECT_EQ(C("cut \xE6\x89").text, "cut \xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(C("ok \xE4\xB8\xAD\xE6\x96\x87").text, "ok \xE4\xB8\xAD\xE6\x96\x87");
+  EXPECT_EQ(C("overlong \xC0\xAF").text, "overlong \xEF\xBF\xBD\xEF\xBF\xBD");
+}
+
+std::vector<Block> Segment(const std::string& log) {
+  BlockSegmenter seg;
+  std::istringstream in(log);
+  std::string line, scratch;
+  std::size_t n = 0;
+  while (std::getline(in, line)) {
+    CleanLine c = Clean(line, &scratch);
+    seg.Add(++n, c.text, c.mark);
+  }
+  seg.Finish();
+  return seg.TakeBlocks();
+}
+
+TEST(Blocks, PythonChainedTracebacks) {
+  auto blocks = Segment(R"(starting
+Traceback (most recent call last):
+  File "app.py", line 3, in <module>
+    open("config.yaml")
+FileNotFoundError: [Errno 2] No such file or directory: 'config.yaml'
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "app.py", line 5, in <module>
+    raise RuntimeError("no config")
+RuntimeError: no config
+done
+)");
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].kind, "python");
+  EXPECT_EQ(blocks[0].first_line, 2u);
+  EXPECT_EQ(blocks[0].decisive_line, 5u);
+  EXPECT_EQ(blocks[0].decisive, "FileNotFoundError: [Errno 2] No such file or directory: 'config.yaml'");
+  ASSERT_EQ(blocks[0].frames.size(), 1u);
+  EXPECT_EQ(blocks[0].frames[0], "File \"app.py\", line 3, in <module>");
+  EXPECT_EQ(blocks[1].decisive, "RuntimeError: no config");
+  EXPECT_EQ(blocks[1].decisive_line, 12u);
+  EXPECT_EQ(blocks[1].caused_by, 0);  // the first exception led to the second
+  EXPECT_EQ(blocks[0].caused_by, -1);
+}
+
+TEST(Blocks, JavaCausedByChain) {
+  auto blocks = Segment("Exception in thread \"main\" java.lang.RuntimeException: wrapper\n"
+                        "\tat com.x.App.main(App.java:10)\n"
+                        "Caused by: java.io.IOException: disk full\n"
+                        "\tat com.x.Io.write(Io.java:5)\n"
+                        "\t... 1 more\n"
+                        "next\n");
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].kind, "java");
+  EXPECT_EQ(blocks[0].decisive, "Exception in thread \"main\" java.lang.RuntimeException: wrapper");
+  EXPECT_EQ(blocks[1].decisive, "java.io.IOException: disk full");
+  EXPECT_EQ(blocks[1].last_line, 5u);
+  EXPECT_EQ(blocks[0].caused_by, 1);  // the wrapper is explained by the IOException
+}
+
+TEST(Blocks, RustGoNodeNpm) {
+  auto blocks = Segment(R"(thread 'main' panicked at src/main.rs:2:5:
+index out of bounds: the len is 3 but the index is 5
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+error[E0502]: cannot borrow `v` as mutable because it is also borrowed as immutable
+ --> src/main.rs:4:5
+  |
+3 |     let first = &v[0];
+  |                  - immutable borrow occurs here
+4 |     v.push(6);
+  |     ^^^^^^^^^ mutable borrow occurs here
+
+panic: runtime error: index out of range [5] with length 3
+
+goroutine 1 [running]:
+main.main()
+	/tmp/x/main.go:8 +0x1d
+exit status 2
+/app/index.js:1
+Error: Cannot find module 'express'
+    at Module._resolveFilename (node:internal/modules/cjs/loader:1039:15)
+    at Module._load (node:internal/modules/cjs/loader:885:27)
+npm ERR! code ERESOLVE
+npm ERR! ERESOLVE unable to resolve dependency tree
+npm ERR! A complete log of this run can be found in: /root/.npm/_logs/x.log
+)");
+  if (blocks.size() != 5u) {
+    for (const auto& b : blocks) ADD_FAILURE() << b.kind << " " << b.first_line << ": " << b.decisive;
+  }
+  ASSERT_EQ(blocks.size(), 5u);
+  EXPECT_EQ(blocks[0].kind, "rust-panic");
+  EXPECT_EQ(blocks[0].decisive, "index out of bounds: the len is 3 but the index is 5");
+  EXPECT_EQ(blocks[1].kind, "rustc");
+  EXPECT_EQ(blocks[1].decisive_line, 4u);
+  EXPECT_EQ(blocks[1].last_line, 10u);
+  ASSERT_EQ(blocks[1].frames.size(), 1u);
+  EXPECT_EQ(blocks[1].frames[0], "--> src/main.rs:4:5");
+  EXPECT_EQ(blocks[2].kind, "go-panic");
+  EXPECT_EQ(blocks[2].decisive, "panic: runtime error: index out of range [5] with length 3");
+  EXPECT_EQ(blocks[2].last_line, 17u);
+  EXPECT_EQ(blocks[3].kind, "javascript");
+  EXPECT_EQ(blocks[3].decisive, "Error: Cannot find module 'express'");
+  EXPECT_EQ(blocks[3].frame_count, 2u);
+  EXPECT_EQ(blocks[4].kind, "npm");
+  EXPECT_EQ(blocks[4].decisive, "npm ERR! ERESOLVE unable to resolve dependency tree");
+  EXPECT_EQ(blocks[4].last_line, 24u);
+}
+
+TEST(Blocks, CompilersPytestGpuAndLoggerLines) {
+  auto blocks = Segment(R"(src/x.c:12:5: error: 'foo' undeclared (first use in this function)
+   12 |     foo = 1;
+      |     ^~~
+src/a.ts(3,10): error TS2307: Cannot find module 'lodash' or its corresponding type declarations.
+src/b.ts:4:1 - error TS2304: Cannot find name 'x'.
+2026-03-14 09:41:07,551 ERROR launcher: worker 0 exited with code 1
+_____________________ test_focal_loss[cuda] ______________________
+    def test_focal_loss():
+>       loss = focal_loss(logits, target)
+tests/test_losses.py:88: 
+E       RuntimeError: CUDA error: device-side assert triggered
+E       CUDA kernel errors might be asynchronously reported
+=========================== short test summary info ============================
+[rank0]:RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1275, unhandled system error, NCCL version 2.19.3
+[rank1]:RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1275, unhandled system error, NCCL version 2.19.3
+[rank2]:RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1275, unhandled system error, NCCL version 2.19.3
+INFO all good
+)");
+  ASSERT_EQ(blocks.size(), 6u);
+  EXPECT_EQ(blocks[0].kind, "compiler");
+  EXPECT_EQ(blocks[0].last_line, 3u);
+  EXPECT_EQ(blocks[1].kind, "compiler");
+  EXPECT_EQ(blocks[2].kind, "compiler");
+  EXPECT_EQ(blocks[3].kind, "error-line");
+  EXPECT_EQ(blocks[3].decisive, "ERROR launcher: worker 0 exited with code 1");
+  EXPECT_EQ(blocks[4].kind, "pytest");
+  EXPECT_EQ(blocks[4].decisive, "RuntimeError: CUDA error: device-side assert triggered");
+  EXPECT_EQ(blocks[4].decisive_line, 11u);
+  EXPECT_EQ(blocks[4].first_line, 7u);
+  EXPECT_EQ(blocks[5].kind, "gpu");
+  EXPECT_EQ(blocks[5].count, 3u);  // one error from three ranks
+  EXPECT_EQ(blocks[5].first_line, 14u);
+  ASSERT_EQ(blocks[5].repeats.size(), 2u);
+  EXPECT_EQ(blocks[5].repeats[1].first, 16u);
+}
+
+TEST(Blocks, MemoryStaysBoundedOnEndlessDistinctErrors) {
+  BlockSegmenter seg;
+  for (std::size_t i = 1; i <= BlockSegmenter::kMaxBlocks + 500; ++i) {
+    seg.Add(i, "ERROR task-" + std::string(1, static_cast<char>('a' + i % 26)) + std::string(i % 997, 'x') +
+                   std::to_string(i), LineMark::kNone);
+  }
+  seg.Finish();
+  EXPECT_LE(seg.blocks().size(), BlockSegmenter::kMaxBlocks);
+}
+
+}  // namespace
+}  // namespace kedb::logs
