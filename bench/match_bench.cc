@@ -98,12 +98,12 @@ void ScanBench(benchmark::State& state, const Engine& e, const std::string& log)
   for (auto _ : state) {
     StringViewBuf buf(log);
     std::istream in(&buf);
-    kedb::ScanSummary summary;
-    std::size_t regions = 0;
-    auto st = e.Scan(in, kedb::ScanOptions{}, [&](kedb::Region&&) { ++regions; }, &summary);
-    benchmark::DoNotOptimize(regions);
+    kedb::ScanResult result;
+    auto st = e.Scan(in, kedb::ScanOptions{}, &result);
+    benchmark::DoNotOptimize(result.blocks.data());
     if (!st.ok()) state.SkipWithError("scan failed");
-    state.counters["regions"] = static_cast<double>(regions);
+    state.counters["blocks"] = static_cast<double>(result.summary.blocks);
+    state.counters["known"] = static_cast<double>(result.summary.known);
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(log.size()));
 }

@@ -122,15 +122,22 @@ TEST(BundledKb, ExampleLogsYieldTheirRecords) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto j = nlohmann::json::parse(r.out);
     std::set<std::string> top_ids;
-    for (const auto& region : j["regions"]) top_ids.insert(region["matches"][0]["id"].get<std::string>());
+    for (const auto& block : j["blocks"]) {
+      if (!block["matches"].empty()) top_ids.insert(block["matches"][0]["id"].get<std::string>());
+    }
+    // The first expected record is the root error's.
+    ASSERT_FALSE(j["blocks"].empty());
+    EXPECT_EQ(j["blocks"][0]["root"], true);
+    ASSERT_FALSE(j["blocks"][0]["matches"].empty());
+    EXPECT_EQ(j["blocks"][0]["matches"][0]["id"], c.expected[0].first);
     std::set<std::string> expected_ids;
     for (const auto& [id, line] : c.expected) {
       expected_ids.insert(id);
-      // Some region spans the error's line and offers the record.
+      // Some block spans the error's line and offers the record.
       bool found = false;
-      for (const auto& region : j["regions"]) {
-        if (region["lines"][0] > line || region["lines"][1] < line) continue;
-        for (const auto& m : region["matches"]) found = found || m["id"] == id;
+      for (const auto& block : j["blocks"]) {
+        if (block["lines"][0] > line || block["lines"][1] < line) continue;
+        for (const auto& m : block["matches"]) found = found || m["id"] == id;
       }
       EXPECT_TRUE(found) << id << " at line " << line;
     }

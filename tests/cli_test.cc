@@ -197,13 +197,22 @@ TEST(CliScan, ExampleTrainingLog) {
   auto r = RunKedb("scan --json " + BundledKb() + " '" + log + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["regions"].size(), 1u);
-  EXPECT_EQ(j["regions"][0]["lines"], nlohmann::json::array({3018, 3018}));
-  EXPECT_EQ(j["regions"][0]["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  // The traceback, root first, then the launcher's error line (unknown).
+  ASSERT_EQ(j["blocks"].size(), 2u);
+  const auto& tb = j["blocks"][0];
+  EXPECT_EQ(tb["kind"], "python");
+  EXPECT_EQ(tb["lines"], nlohmann::json::array({3009, 3018}));
+  EXPECT_EQ(tb["decisive_line"], 3018);
+  EXPECT_EQ(tb["root"], true);
+  EXPECT_EQ(tb["frame_count"], 4);
+  EXPECT_EQ(tb["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_EQ(j["blocks"][1]["kind"], "error-line");
+  EXPECT_EQ(j["blocks"][1]["abstained"], true);
   EXPECT_EQ(j["summary"]["lines"], 3019);
+  EXPECT_EQ(j["summary"]["known"], 1);
   auto text = RunKedb("scan " + BundledKb() + " - ", testing::ReadFile(log));
   EXPECT_EQ(text.exit_code, 0);
-  EXPECT_NE(text.out.find("line 3018"), std::string::npos);
+  EXPECT_NE(text.out.find("lines 3009-3018 · Python traceback · root error"), std::string::npos);
   EXPECT_EQ(RunKedb("scan " + BundledKb() + " /nonexistent.log").exit_code, 2);
   EXPECT_EQ(RunKedb("scan " + BundledKb() + " -", "nothing here\n").exit_code, 1);
 }

@@ -1,4 +1,5 @@
 // Scanning logs: streaming in bounded memory, line numbers, regions.
+#include <algorithm>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -92,38 +93,111 @@ TEST(LineChunker, OverlongLineKeepsItsHeadAndDropsTheRest) {
   EXPECT_EQ(lines[3], "last line without newline");
 }
 
-TEST(Scan, RegionsWithLineNumbers) {
-  TempDir cache;
+std::shared_ptr<const Engine> Bundled(const TempDir& cache) {
   auto engine = Engine::Open((testing::SourceDir() / "kb").string(), OpenOptions{.cache_dir = cache.path().string()});
-  ASSERT_TRUE(engine.ok());
+  EXPECT_TRUE(engine.ok());
+  return engine.ok() ? engine.value() : nullptr;
+}
+
+ScanResult ScanText(const Engine& engine, const std::string& log) {
+  std::istringstream in(log);
+  ScanResult result;
+  EXPECT_TRUE(engine.Scan(in, ScanOptions{}, &result).ok());
+  return result;
+}
+
+TEST(Scan, BlocksWithLineNumbersAndSpans) {
+  TempDir cache;
+  auto engine = Bundled(cache);
+  ASSERT_TRUE(engine);
   std::string log;
   for (int i = 1; i <= 5000; ++i) log += "epoch 1 step " + std::to_string(i) + " loss=0.25\r\n";
   log += "Traceback (most recent call last):\n";
+  log += "  File \"train.py\", line 9, in <module>\n";
   log += "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0\n";
   for (int i = 1; i <= 100; ++i) log += "cleanup " + std::to_string(i) + "\n";
-  log += "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED when calling cudnnRNNBackwardData_v8\n";
-  std::istringstream in(log);
-  std::vector<Region> regions;
-  ScanSummary summary;
-  ScanOptions options;
-  ASSERT_TRUE((*engine)->Scan(in, options, [&](Region&& r) { regions.push_back(std::move(r)); }, &summary).ok());
-  EXPECT_EQ(summary.lines, 5103u);
-  ASSERT_EQ(regions.size(), 2u);
-  EXPECT_EQ(regions[0].first_line, 5002u);
-  EXPECT_EQ(regions[0].last_line, 5002u);
-  ASSERT_EQ(regions[0].matches.size(), 2u);
-  EXPECT_EQ(regions[0].matches[0].record->id, "cuda/cudnn-bn-epsilon-nan");
-  EXPECT_EQ(regions[1].first_line, 5103u);
-  EXPECT_EQ(regions[1].matches[0].record->id, "cuda/cudnn-rnn-double-backward");
-  // Spans are offsets in the whole log.
-  const Match& m = regions[1].matches[0];
+  log += "2026-03-14T09:12:01.123Z RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED when calling "
+         "cudnnRNNBackwardData_v8\n";
+  ScanResult r = ScanText(*engine, log);
+  EXPECT_EQ(r.summary.lines, 5104u);
+  ASSERT_EQ(r.blocks.size(), 2u);
+  const ErrorBlock& tb = r.blocks[0];
+  EXPECT_TRUE(tb.root);
+  EXPECT_EQ(tb.kind, "python");
+  EXPECT_EQ(tb.first_line, 5001u);
+  EXPECT_EQ(tb.last_line, 5003u);
+  EXPECT_EQ(tb.decisive_line, 5003u);
+  ASSERT_EQ(tb.matches.size(), 2u);
+  EXPECT_EQ(tb.matches[0].record->id, "cuda/cudnn-bn-epsilon-nan");
+  const ErrorBlock& second = r.blocks[1];
+  EXPECT_FALSE(second.root);
+  EXPECT_EQ(second.first_line, 5104u);
+  EXPECT_EQ(second.matches[0].record->id, "cuda/cudnn-rnn-double-backward");
+  // Spans are offsets in the whole log, past the stripped timestamp.
+  const Match& m = second.matches[0];
   EXPECT_EQ(log.substr(m.begin, m.end - m.begin), "CUDNN_STATUS_NOT_SUPPORTED when calling cudnnRNNBackwardData");
+}
+
+// The root error comes first even when it appears later: chained Python
+// exceptions name their cause, and the knowledge base's graph says which
+// known error leads to which.
+TEST(Scan, RootErrorFirst) {
+  TempDir cache;
+  auto engine = Bundled(cache);
+  ASSERT_TRUE(engine);
+  // pytorch/cuda-out-of-memory leads to nccl/watchdog-timeout in the bundled graph.
+  const Record* oom = engine->kb().Find("pytorch/cuda-out-of-memory");
+  ASSERT_NE(oom, nullptr);
+  std::string log =
+      "[rank0]:[E ProcessGroupNCCL.cpp:563] [Rank 0] Watchdog caught collective operation timeout: "
+      "WorkNCCL(SeqNum=88, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800095 milliseconds before timing out.\n"
+      "some lines later\n\n\n\n\n"
+      "[rank1]:torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity "
+      "of 79.15 GiB of which 1.02 GiB is free.\n";
+  ScanResult r = ScanText(*engine, log);
+  ASSERT_EQ(r.blocks.size(), 2u);
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "pytorch/cuda-out-of-memory");
+  EXPECT_TRUE(r.blocks[0].root);
+  EXPECT_EQ(r.blocks[1].matches[0].record->id, "nccl/watchdog-timeout");
+  EXPECT_EQ(r.blocks[1].caused_by, 0);
+
+  // Chained exceptions: the first exception caused the second.
+  ScanResult chained = ScanText(*engine,
+                                "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n"
+                                "KeyError: 'lr'\n\nThe above exception was the direct cause of the following "
+                                "exception:\n\nTraceback (most recent call last):\n  File \"a.py\", line 3, in "
+                                "<module>\nRuntimeError: bad config\n");
+  ASSERT_EQ(chained.blocks.size(), 2u);
+  EXPECT_EQ(chained.blocks[0].decisive, "KeyError: 'lr'");
+  EXPECT_TRUE(chained.blocks[0].root);
+  EXPECT_EQ(chained.blocks[1].caused_by, 0);
+}
+
+// A repeated error is one block with a count; an error nobody knows is
+// still reported, with no match.
+TEST(Scan, RepeatsAreCountedAndUnknownErrorsShown) {
+  TempDir cache;
+  auto engine = Bundled(cache);
+  ASSERT_TRUE(engine);
+  std::string log;
+  for (int rank = 0; rank < 8; ++rank) {
+    log += "[rank" + std::to_string(rank) + "]:RuntimeError: CUDA error: an illegal memory access was encountered\n";
+    log += "step " + std::to_string(rank) + " ok\n\n\n\n\n";
+  }
+  log += "ERROR frobnicator: quantum flux capacitor misaligned by 3 degrees\n";
+  ScanResult r = ScanText(*engine, log);
+  ASSERT_EQ(r.blocks.size(), 2u);
+  EXPECT_EQ(r.blocks[0].count, 8u);
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "cuda/illegal-memory-access");
+  EXPECT_EQ(r.blocks[1].kind, "error-line");
+  EXPECT_TRUE(r.blocks[1].matches.empty());
+  EXPECT_EQ(r.summary.known, 1u);
 }
 
 TEST(Scan, BinaryGarbageIsHarmless) {
   TempDir cache;
-  auto engine = Engine::Open((testing::SourceDir() / "kb").string(), OpenOptions{.cache_dir = cache.path().string()});
-  ASSERT_TRUE(engine.ok());
+  auto engine = Bundled(cache);
+  ASSERT_TRUE(engine);
   std::string junk;
   uint32_t x = 12345;
   for (int i = 0; i < 200000; ++i) {
@@ -131,12 +205,11 @@ TEST(Scan, BinaryGarbageIsHarmless) {
     junk.push_back(static_cast<char>(x >> 16));
   }
   junk += "\nCUDNN_STATUS_BAD_PARAM\n";
-  std::istringstream in(junk);
-  std::vector<Region> regions;
-  ScanSummary summary;
-  ASSERT_TRUE((*engine)->Scan(in, ScanOptions{}, [&](Region&& r) { regions.push_back(std::move(r)); }, &summary).ok());
-  ASSERT_FALSE(regions.empty());
-  EXPECT_EQ(regions.back().matches[0].record->id, "cuda/cudnn-batch-norm-bad-param");
+  ScanResult r = ScanText(*engine, junk);
+  bool found = std::any_of(r.blocks.begin(), r.blocks.end(), [](const ErrorBlock& b) {
+    return !b.matches.empty() && b.matches[0].record->id == "cuda/cudnn-batch-norm-bad-param";
+  });
+  EXPECT_TRUE(found);
 }
 
 }  // namespace

@@ -39,10 +39,13 @@ class Engine {
   // over the text plus a confirmation per candidate line.
   MatchResult Match(std::string_view text, const MatchOptions& options) const;
 
-  // A whole log read from `in` in bounded memory (one chunk and one region
-  // at a time). Regions go to `on_region` as soon as they close, in order.
-  Status Scan(std::istream& in, const ScanOptions& options, const std::function<void(Region&&)>& on_region,
-              ScanSummary* summary) const;
+  // A whole log read from `in`: lines are cleaned (logs/preprocess.h), cut
+  // into error blocks (logs/blocks.h) and matched in one pass; blocks where
+  // no pattern fires get fuzzy candidates from their decisive line. Blocks
+  // come root error first (see match/root_order.h). Memory grows with the
+  // number of distinct errors, not with the log (at most 10,000 blocks are
+  // kept; repeats are counted). Fails only when reading fails.
+  Status Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const;
 
   const KnowledgeBase& kb() const { return kb_; }
   const match::PatternSet& patterns() const { return *patterns_; }

@@ -47,21 +47,43 @@ struct MatchResult {
 
 struct ScanOptions {
   MatchOptions match;
-  std::size_t region_gap = 3;          // hit lines this close form one region
+  std::size_t region_gap = 3;            // hit lines this close, outside any error block, form one block
   std::size_t max_line_bytes = 1 << 20;  // longer lines are matched on their first bytes
 };
 
-// Lines of a log holding hits close together, and the known errors in them.
-struct Region {
-  std::size_t first_line = 0, last_line = 0;  // 1-based, inclusive
-  std::vector<Match> matches;                 // best first, one per record
+// One error in a log, as an engineer would point at it: a traceback, a
+// stack trace, a panic, a compiler error, a failing library call, or lines
+// holding known errors; with the known errors it shows.
+struct ErrorBlock {
+  // "python", "java", "javascript", "rust-panic", "rustc", "go-panic", "npm",
+  // "pytest", "compiler", "gpu", "error-line", or "match" (pattern hits
+  // outside any recognised block).
+  std::string kind;
+  std::size_t first_line = 0, last_line = 0;  // 1-based, inclusive, in the original log
+  std::size_t decisive_line = 0;              // the line that says what went wrong
+  std::string decisive;                       // its text, cleaned
+  std::vector<std::string> frames;            // the first frames, cleaned
+  std::size_t frame_count = 0;                // all frames
+  std::size_t count = 1;                      // occurrences (repeats are counted, not listed)
+  bool root = false;                          // the error the others follow from
+  long caused_by = -1;                        // index (in ScanResult::blocks) of its cause, or -1
+  std::vector<Match> matches;                 // best first, one per record; empty: no known error
 };
 
 struct ScanSummary {
   std::size_t lines = 0;
   std::size_t bytes = 0;
-  std::size_t regions = 0;
+  std::size_t blocks = 0;           // error blocks reported
+  std::size_t known = 0;            // of which with a known error
   std::size_t truncated_lines = 0;  // lines longer than max_line_bytes
+  std::size_t dropped_blocks = 0;   // distinct blocks beyond the limit, counted only
+};
+
+// A scanned log: its error blocks, root error first, then causes before
+// their effects, then in order of appearance.
+struct ScanResult {
+  std::vector<ErrorBlock> blocks;
+  ScanSummary summary;
 };
 
 }  // namespace kedb

@@ -20,7 +20,7 @@ void RegisterScan(CLI::App& app, int* exit_code) {
   AddKbOption(cmd, &args->kb);
   AddLangOption(cmd, &args->lang);
   AddEnvOption(cmd, &args->env);
-  cmd->add_flag("--json", args->json, "Print one JSON object: {\"regions\":[...],\"summary\":{...}}");
+  cmd->add_flag("--json", args->json, "Print one JSON object: {\"blocks\":[...],\"summary\":{...}}, blocks root error first");
   cmd->add_option("--top", args->top, "Matches shown per region")->check(CLI::Range(1, 100));
   cmd->footer(
       "The log is streamed: memory stays bounded whatever its size. Exit status: 0 known errors found, 1 none, 2 "
@@ -49,28 +49,15 @@ void RegisterScan(CLI::App& app, int* exit_code) {
       return;
     }
     Lang lang = ParseLang(args->lang);
-    bool first = true;
-    if (args->json) Print("{\"regions\":[");
-    ScanSummary summary;
-    Status st = engine->Scan(*in, options, [&](Region&& region) {
-      if (args->json) {
-        Print((first ? "" : ",") + RenderRegionJson(region, lang));
-      } else {
-        Print(RenderRegionText(region, lang));
-      }
-      first = false;
-    }, &summary);
-    if (args->json) {
-      Print("],\"summary\":" + RenderScanSummaryJson(summary) + "}\n");
-    } else {
-      Print(RenderScanSummaryText(summary));
-    }
+    ScanResult result;
+    Status st = engine->Scan(*in, options, &result);
     if (!st.ok()) {
       PrintError(fmt::format("kedb scan: {}: {}\n", args->file, st.message()));
       *exit_code = kExitError;
       return;
     }
-    *exit_code = summary.regions > 0 ? kExitOk : kExitNothing;
+    Print(args->json ? RenderScanJson(result, lang) : RenderScanText(result, lang));
+    *exit_code = result.summary.known > 0 ? kExitOk : kExitNothing;
   });
 }
 

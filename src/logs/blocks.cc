@@ -193,7 +193,14 @@ void BlockSegmenter::SingleLine(const char* kind, std::size_t line_no, std::stri
   Close();
 }
 
-void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark mark) {
+void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start) {
+  // The common case, first: an ordinary line outside any block.
+  if (state_ == State::kNone && pending_kind_.empty() && !may_start && mark == LineMark::kNone &&
+      !(prev_line_no_ + 1 == line_no && !prev_text_.empty() && IsAtFrame(text))) {
+    prev_line_no_ = line_no;
+    if (!prev_text_.empty()) prev_text_.clear();
+    return;
+  }
   const std::string_view t = Trim(text);
   const bool blank = t.empty();
   const bool indented = !text.empty() && Space(text[0]);
@@ -209,13 +216,16 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
     case State::kNone:
       claimed = false;
       break;
-    case State::kPython:
+    case State::kPython: {
+      // Frames are indented deeper than the "Traceback" line; the exception
+      // line is not (pip and other tools indent a child's whole output).
+      std::size_t indent = text.size() - TrimLeft(text).size();
       if (blank) {
         if (++blank_run_ >= 2) {
           last_python_ = Close();
           claimed = false;
         }
-      } else if (indented) {
+      } else if (indent > traceback_indent_) {
         blank_run_ = 0;
         if (StartsWith(t, "File \"")) {
           AddFrame(line_no, t);
@@ -235,6 +245,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
         last_python_ = index;
       }
       break;
+    }
     case State::kStack:
       if (IsAtFrame(text)) {
         AddFrame(line_no, t);
@@ -354,16 +365,30 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       }
       break;
   }
-  if (!claimed) Start(line_no, text, mark);
+  if (!claimed) Start(line_no, text, mark, may_start || mark != LineMark::kNone);
+  // Only a line that may start a block can head a stack trace; copying
+  // every line would cost more than the rest.
   prev_line_no_ = line_no;
-  prev_text_.assign(t);
+  if (may_start || mark != LineMark::kNone) {
+    prev_text_.assign(t);
+  } else {
+    prev_text_.clear();
+  }
 }
 
-void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark mark) {
+void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark mark, bool may_start) {
   const std::string_view t = Trim(text);
   if (t.empty()) return;
+  if (!may_start) {
+    if (IsAtFrame(text) && prev_line_no_ + 1 == line_no && !prev_text_.empty()) {
+      // falls through to the stack-trace rule below
+    } else {
+      return;
+    }
+  }
   if (t == "Traceback (most recent call last):") {
     Open(State::kPython, "python", line_no);
+    traceback_indent_ = text.size() - TrimLeft(text).size();
     return;
   }
   if (StartsWith(t, "During handling of the above exception") ||
@@ -389,7 +414,7 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
   }
   if (StartsWith(t, "npm ERR!") || StartsWith(t, "npm error")) {
     Open(State::kNpm, "npm", line_no);
-    Add(line_no, text, mark);  // let the npm rules place the line
+    Add(line_no, text, mark, true);  // let the npm rules place the line
     return;
   }
   if (IsPytestHeader(t)) {

@@ -51,7 +51,10 @@ class BlockSegmenter {
   static constexpr std::size_t kMaxBlocks = 10000;
 
   // Line `line_no` (1-based, increasing) of the log, already cleaned.
-  void Add(std::size_t line_no, std::string_view text, LineMark mark);
+  // `may_start` false promises that the line holds none of the trigger
+  // words (see triggers.h), so that it cannot start a block: it is then only
+  // checked for continuing one, which is cheap.
+  void Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start = true);
   // Closes the block being read. Call once, after the last line.
   void Finish();
 
@@ -73,7 +76,7 @@ class BlockSegmenter {
   // "Caused by:" line continued.
   long CloseStack();
   // Handles a line no open block claimed; may open one.
-  void Start(std::size_t line_no, std::string_view text, LineMark mark);
+  void Start(std::size_t line_no, std::string_view text, LineMark mark, bool may_start);
   void SingleLine(const char* kind, std::size_t line_no, std::string_view text);
   void FlushPending();
 
@@ -86,6 +89,7 @@ class BlockSegmenter {
   std::string prev_text_;
   // Python: the next traceback is chained to this block.
   long chain_from_ = -1;
+  std::size_t traceback_indent_ = 0;  // of the "Traceback" line being read
   long last_python_ = -1;
   // Java: the block a "Caused by:" explains.
   long last_stack_ = -1;

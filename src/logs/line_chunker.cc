@@ -16,15 +16,6 @@ std::vector<std::size_t> LineStarts(std::string_view text) {
   return starts;
 }
 
-std::string_view LineText(std::string_view text, const std::vector<std::size_t>& starts, std::size_t i) {
-  std::size_t b = starts[i];
-  std::size_t e = i + 1 < starts.size() ? starts[i + 1] : text.size();
-  std::string_view line = text.substr(b, e - b);
-  if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  return line;
-}
-
 namespace {
 
 // Appends to `starts` the offset after each '\n' in text[0, n) that is not

@@ -16,7 +16,14 @@ std::vector<std::size_t> LineStarts(std::string_view text);
 
 // Line `i` of `text` given its LineStarts, without its "\n" or "\r\n".
 // Matching, confirmation and ranking all see a line through this one view.
-std::string_view LineText(std::string_view text, const std::vector<std::size_t>& starts, std::size_t i);
+inline std::string_view LineText(std::string_view text, const std::vector<std::size_t>& starts, std::size_t i) {
+  std::size_t b = starts[i];
+  std::size_t e = i + 1 < starts.size() ? starts[i + 1] : text.size();
+  std::string_view line = text.substr(b, e - b);
+  if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
 
 // One chunk: whole lines, each starting at line_starts[i] in `text`.
 // `text` points into the chunker's buffer (no copy): it stays valid until

@@ -2,6 +2,10 @@
 
 #include <cstdint>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace kedb::logs {
 namespace {
 
@@ -61,6 +65,10 @@ bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.s
 // included), or 0. Sets *mark for prefixes that say something.
 std::size_t PrefixAt(std::string_view s, LineMark* mark) {
   if (s.empty()) return 0;
+  // Every prefix starts with a digit, '[', '#', or a glog/pytest letter: most
+  // lines are done after one comparison.
+  const char c0 = s[0];
+  if (!Digit(c0) && c0 != '[' && c0 != '#' && c0 != 'I' && c0 != 'W' && c0 != 'E' && c0 != 'F') return 0;
   // Timestamps, bare or bracketed.
   if (std::size_t t = TimestampAt(s)) {
     std::size_t n = t + SpacesAt(s, t);
@@ -108,10 +116,12 @@ std::size_t PrefixAt(std::string_view s, LineMark* mark) {
     }
   }
   // GitHub Actions workflow commands.
-  for (std::string_view cmd : {"##[error]", "##[warning]", "##[group]", "##[endgroup]", "##[debug]", "##[notice]"}) {
-    if (StartsWith(s, cmd)) {
-      if (cmd == "##[error]") *mark = LineMark::kCiError;
-      return cmd.size();
+  if (c0 == '#' && s.size() > 3 && s[1] == '#' && s[2] == '[') {
+    for (std::string_view cmd : {"##[error]", "##[warning]", "##[group]", "##[endgroup]", "##[debug]", "##[notice]"}) {
+      if (StartsWith(s, cmd)) {
+        if (cmd == "##[error]") *mark = LineMark::kCiError;
+        return cmd.size();
+      }
     }
   }
   // pytest failure details: "E   " followed by the message.
@@ -144,8 +154,24 @@ std::size_t Utf8Length(std::string_view s, std::size_t i) {
 // Whether the line needs the slow path: escapes, carriage returns or bytes
 // that are not plain ASCII.
 bool NeedsRewrite(std::string_view s) {
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
+  std::size_t i = 0;
+#ifdef __SSE2__
+  if (s.size() >= 16) {
+    const __m128i esc = _mm_set1_epi8(0x1B), cr = _mm_set1_epi8('\r');
+    auto any = [&](std::size_t at) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + at));
+      __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, esc), _mm_cmpeq_epi8(v, cr));
+      return _mm_movemask_epi8(_mm_or_si128(hit, v)) != 0;  // the high bit: bytes >= 0x80
+    };
+    for (; i + 16 <= s.size(); i += 16) {
+      if (any(i)) return true;
+    }
+    // The tail: the last 16 bytes, overlapping what was checked.
+    return i < s.size() && any(s.size() - 16);
+  }
+#endif
+  for (; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
     if (c == 0x1B || c == '\r' || c >= 0x80) return true;
   }
   return false;

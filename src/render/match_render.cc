@@ -119,34 +119,81 @@ std::string RenderMatchJson(const MatchResult& result, Lang lang) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-std::string RenderRegionText(const Region& region, Lang lang) {
-  std::string out = region.first_line == region.last_line
-                        ? fmt::format("── {} {} ──\n", lang == Lang::kZh ? "行" : "line", region.first_line)
-                        : fmt::format("── {} {}-{} ──\n", lang == Lang::kZh ? "行" : "lines", region.first_line,
-                                      region.last_line);
-  for (std::size_t i = 0; i < region.matches.size(); ++i) out += MatchText(region.matches[i], i + 1, lang);
+namespace {
+
+const char* KindName(const std::string& kind, Lang lang) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"python", "Python traceback"}, {"java", "Java stack trace"}, {"javascript", "JavaScript stack trace"},
+      {"rust-panic", "Rust panic"}, {"rustc", "rustc error"}, {"go-panic", "Go panic"}, {"npm", "npm error"},
+      {"pytest", "pytest failure"}, {"compiler", "compiler error"}, {"gpu", "GPU library error"},
+      {"error-line", "error line"}, {"match", "known error"}};
+  static const std::pair<const char*, const char*> kNamesZh[] = {
+      {"python", "Python 回溯"}, {"java", "Java 堆栈"}, {"javascript", "JavaScript 堆栈"},
+      {"rust-panic", "Rust panic"}, {"rustc", "rustc 错误"}, {"go-panic", "Go panic"}, {"npm", "npm 错误"},
+      {"pytest", "pytest 失败"}, {"compiler", "编译错误"}, {"gpu", "GPU 库错误"},
+      {"error-line", "错误行"}, {"match", "已知错误"}};
+  for (const auto& [k, name] : lang == Lang::kZh ? kNamesZh : kNames) {
+    if (kind == k) return name;
+  }
+  return kind.c_str();
+}
+
+std::string BlockText(const ErrorBlock& b, Lang lang) {
+  const bool zh = lang == Lang::kZh;
+  std::string where = b.first_line == b.last_line ? fmt::format("{} {}", zh ? "行" : "line", b.first_line)
+                                                  : fmt::format("{} {}-{}", zh ? "行" : "lines", b.first_line, b.last_line);
+  std::string out = fmt::format("── {} · {}", where, KindName(b.kind, lang));
+  if (b.count > 1) out += fmt::format(" · ×{}", b.count);
+  if (b.root) out += zh ? " · 根源错误" : " · root error";
+  out += " ──\n";
+  out += fmt::format("   {} {}: {}\n", zh ? "关键行" : "decisive line", b.decisive_line, b.decisive);
+  if (b.matches.empty()) {
+    out += zh ? "   没有匹配的已知错误\n" : "   no known error matches\n";
+  }
+  for (std::size_t i = 0; i < b.matches.size(); ++i) out += MatchText(b.matches[i], i + 1, lang);
   return out + "\n";
 }
 
-std::string RenderRegionJson(const Region& region, Lang lang) {
+Json BlockJson(const ErrorBlock& b, Lang lang) {
   Json j;
-  j["lines"] = {region.first_line, region.last_line};
+  j["kind"] = b.kind;
+  j["lines"] = {b.first_line, b.last_line};
+  j["decisive_line"] = b.decisive_line;
+  j["decisive"] = b.decisive;
+  j["frames"] = b.frames;
+  j["frame_count"] = b.frame_count;
+  j["count"] = b.count;
+  j["root"] = b.root;
+  j["caused_by"] = b.caused_by >= 0 ? Json(b.caused_by) : Json(nullptr);
   Json ms = Json::array();
-  for (const auto& m : region.matches) ms.push_back(MatchJson(m, lang));
+  for (const auto& m : b.matches) ms.push_back(MatchJson(m, lang));
   j["matches"] = std::move(ms);
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  j["abstained"] = b.matches.empty();
+  return j;
 }
 
-std::string RenderScanSummaryText(const ScanSummary& s) {
-  std::string out = fmt::format("{} lines, {} bytes scanned; {} region(s) with known errors", s.lines, s.bytes,
-                                s.regions);
+}  // namespace
+
+std::string RenderScanText(const ScanResult& result, Lang lang) {
+  std::string out;
+  for (const auto& b : result.blocks) out += BlockText(b, lang);
+  const ScanSummary& s = result.summary;
+  out += fmt::format("{} lines, {} bytes scanned; {} error block(s), {} with a known error", s.lines, s.bytes,
+                     s.blocks, s.known);
   if (s.truncated_lines) out += fmt::format("; {} over-long line(s) matched on their first 1 MiB", s.truncated_lines);
+  if (s.dropped_blocks) out += fmt::format("; {} further distinct block(s) only counted", s.dropped_blocks);
   return out + "\n";
 }
 
-std::string RenderScanSummaryJson(const ScanSummary& s) {
-  Json j{{"lines", s.lines}, {"bytes", s.bytes}, {"regions", s.regions}, {"truncated_lines", s.truncated_lines}};
-  return j.dump();
+std::string RenderScanJson(const ScanResult& result, Lang lang) {
+  Json blocks = Json::array();
+  for (const auto& b : result.blocks) blocks.push_back(BlockJson(b, lang));
+  const ScanSummary& s = result.summary;
+  Json summary{{"lines", s.lines},   {"bytes", s.bytes},
+               {"blocks", s.blocks}, {"known", s.known},
+               {"truncated_lines", s.truncated_lines}, {"dropped_blocks", s.dropped_blocks}};
+  Json j{{"blocks", std::move(blocks)}, {"summary", std::move(summary)}};
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace kedb

@@ -36,10 +36,12 @@ namespace kedb {
 std::string RenderMatchText(const MatchResult& result, Lang lang);
 std::string RenderMatchJson(const MatchResult& result, Lang lang);
 
-// `kedb scan`: one region at a time, so that output streams.
-std::string RenderRegionText(const Region& region, Lang lang);
-std::string RenderRegionJson(const Region& region, Lang lang);  // one JSON object
-std::string RenderScanSummaryText(const ScanSummary& summary);
-std::string RenderScanSummaryJson(const ScanSummary& summary);  // one JSON object
+// `kedb scan`: error blocks root first, each with its decisive line and
+// known errors, then a summary line. JSON: one object
+// {"blocks":[{"kind","lines":[a,b],"decisive_line","decisive","frames",
+// "frame_count","count","root","caused_by","matches":[...],"abstained"}],
+// "summary":{...}}.
+std::string RenderScanText(const ScanResult& result, Lang lang);
+std::string RenderScanJson(const ScanResult& result, Lang lang);
 
 }  // namespace kedb

@@ -1,0 +1,105 @@
+#include "match/root_order.h"
+
+#include <algorithm>
+#include <queue>
+
+namespace kedb::match {
+namespace {
+
+bool Links(const std::vector<Edge>& edges, const std::string& id) {
+  return std::any_of(edges.begin(), edges.end(), [&](const Edge& e) { return e.error_id == id; });
+}
+
+// Whether the knowledge base says record `a` leads to record `b`.
+bool LeadsTo(const Record& a, const Record& b) {
+  return &a != &b && (Links(a.transition_graph.leads_to, b.id) || Links(b.transition_graph.preceded_by, a.id));
+}
+
+}  // namespace
+
+void OrderRootFirst(const KnowledgeBase& kb, std::vector<ErrorBlock>* blocks) {
+  (void)kb;  // the records are reached through the matches
+  const std::size_t n = blocks->size();
+  if (n == 0) return;
+  std::vector<std::vector<std::size_t>> effects(n);
+  std::vector<std::size_t> causes(n, 0);
+  auto add_edge = [&](std::size_t cause, std::size_t effect) {
+    if (cause == effect) return;
+    if (std::find(effects[cause].begin(), effects[cause].end(), effect) != effects[cause].end()) return;
+    effects[cause].push_back(effect);
+    ++causes[effect];
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    long c = (*blocks)[i].caused_by;
+    if (c >= 0 && static_cast<std::size_t>(c) < n) add_edge(static_cast<std::size_t>(c), i);
+  }
+  // The graph's edges between blocks' best matches. Quadratic in the blocks
+  // with matches; capped so that a log with thousands of distinct errors
+  // stays cheap.
+  constexpr std::size_t kGraphBlocks = 2000;
+  std::vector<std::size_t> matched;
+  for (std::size_t i = 0; i < n && matched.size() < kGraphBlocks; ++i) {
+    if (!(*blocks)[i].matches.empty()) matched.push_back(i);
+  }
+  std::vector<long> graph_cause(n, -1);
+  for (std::size_t a : matched) {
+    for (std::size_t b : matched) {
+      const Record& ra = *(*blocks)[a].matches[0].record;
+      const Record& rb = *(*blocks)[b].matches[0].record;
+      if (a != b && LeadsTo(ra, rb) && !LeadsTo(rb, ra)) {
+        add_edge(a, b);
+        if (graph_cause[b] < 0) graph_cause[b] = static_cast<long>(a);
+      }
+    }
+  }
+  // Kahn's algorithm, earliest block first among those whose causes are out.
+  auto summary_line = [&](std::size_t i) {
+    const auto& b = (*blocks)[i];
+    return b.kind == "error-line" && b.matches.empty();
+  };
+  auto later = [&](std::size_t x, std::size_t y) {
+    const auto& bx = (*blocks)[x];
+    const auto& by = (*blocks)[y];
+    if (summary_line(x) != summary_line(y)) return summary_line(x);
+    return bx.first_line != by.first_line ? bx.first_line > by.first_line : x > y;
+  };
+  std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> ready(later);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (causes[i] == 0) ready.push(i);
+  }
+  std::vector<std::size_t> order;
+  std::vector<bool> placed(n, false);
+  while (order.size() < n) {
+    if (ready.empty()) {
+      // A cycle: take the earliest block not yet placed.
+      std::size_t pick = n;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!placed[i] && (pick == n || later(pick, i))) pick = i;
+      }
+      causes[pick] = 0;
+      ready.push(pick);
+    }
+    std::size_t i = ready.top();
+    ready.pop();
+    if (placed[i]) continue;
+    placed[i] = true;
+    order.push_back(i);
+    for (std::size_t e : effects[i]) {
+      if (causes[e] > 0 && --causes[e] == 0) ready.push(e);
+    }
+  }
+  std::vector<long> position(n);
+  for (std::size_t k = 0; k < n; ++k) position[order[k]] = static_cast<long>(k);
+  std::vector<ErrorBlock> out;
+  out.reserve(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    ErrorBlock b = std::move((*blocks)[order[k]]);
+    long cause = b.caused_by >= 0 ? b.caused_by : graph_cause[order[k]];
+    b.caused_by = cause >= 0 ? position[static_cast<std::size_t>(cause)] : -1;
+    b.root = k == 0;
+    out.push_back(std::move(b));
+  }
+  *blocks = std::move(out);
+}
+
+}  // namespace kedb::match

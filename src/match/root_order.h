@@ -1,0 +1,30 @@
+// Ordering a log's error blocks root error first.
+//
+// When a log holds several errors, the one to fix is usually the first
+// cause. Three signals say which error caused which:
+//   - chained exceptions (Python's "direct cause" / "during handling",
+//     Java's "Caused by:"), already linked by the block segmenter;
+//   - the knowledge base's transition graph: when record A leads_to record B
+//     (or B is preceded_by A) and both are a block's best match, A's block
+//     caused B's;
+//   - order of appearance, for everything else; except that a logger's
+//     error line no pattern recognises ("error: subprocess-exited-with-
+//     error", "worker 0 exited with code 1") is usually a summary of
+//     another failure, and goes after the blocks that show one.
+// The blocks are put in a topological order of the "caused" edges, ties and
+// cycles broken by that order; the first block is the root.
+#pragma once
+
+#include <vector>
+
+#include "kedb/knowledge_base.h"
+#include "kedb/match.h"
+
+namespace kedb::match {
+
+// Reorders `blocks` (whose caused_by index into the same vector) root first,
+// rewrites caused_by to the new positions, adds the graph's edges to
+// caused_by where a block has no cause yet, and marks the root.
+void OrderRootFirst(const KnowledgeBase& kb, std::vector<ErrorBlock>* blocks);
+
+}  // namespace kedb::match

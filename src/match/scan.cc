@@ -1,0 +1,253 @@
+// Engine::Scan: a whole log, streamed, into error blocks with their known
+// errors, root first.
+#include <algorithm>
+#include <unordered_map>
+
+#include "kedb/engine.h"
+#include "logs/blocks.h"
+#include "logs/line_chunker.h"
+#include "logs/preprocess.h"
+#include "logs/triggers.h"
+#include "match/candidate.h"
+#include "match/root_order.h"
+
+namespace kedb {
+namespace {
+
+using match::Candidate;
+
+// Pattern hits grouped into regions of nearby lines as the log streams by.
+// A region seen again (same best record, same line up to numbers) is
+// counted, not kept twice, so memory follows the distinct errors.
+class HitRegions {
+ public:
+  struct Region {
+    std::size_t first_line = 0, last_line = 0;
+    std::size_t best_line = 0;
+    std::string best_text;  // the best candidate's line, cleaned
+    std::vector<std::pair<std::size_t, std::string>> texts;  // lines with hits, cleaned (the first 64)
+    std::size_t count = 1;
+    std::vector<std::pair<std::size_t, std::size_t>> repeats;
+    std::vector<Candidate> candidates;  // best first, at most `top` per record
+  };
+
+  HitRegions(std::size_t gap, std::size_t top) : gap_(gap), top_(top) {}
+
+  // Candidates found on line `line_no` (increasing), whose text is `text`.
+  void Add(std::size_t line_no, std::string_view text, std::vector<Candidate>&& found) {
+    if (found.empty()) return;
+    if (open_ && line_no > open_region_.last_line + gap_) Close();
+    if (!open_) {
+      open_region_ = Region();
+      open_region_.first_line = line_no;
+      open_ = true;
+    }
+    open_region_.last_line = line_no;
+    if (open_region_.texts.size() < 64) open_region_.texts.emplace_back(line_no, text);
+    for (auto& c : found) {
+      if (open_region_.candidates.empty() || c.match.score > best_score_) {
+        best_score_ = c.match.score;
+        open_region_.best_line = line_no;
+        open_region_.best_text.assign(text);
+      }
+      open_region_.candidates.push_back(std::move(c));
+    }
+    // A long region keeps only its best candidates as it grows.
+    if (open_region_.candidates.size() > 256) match::KeepBest(&open_region_.candidates, std::max<std::size_t>(top_, 64));
+  }
+
+  void Finish() {
+    if (open_) Close();
+  }
+  std::vector<Region>& regions() { return regions_; }
+  std::size_t dropped() const { return dropped_; }
+
+ private:
+  void Close() {
+    open_ = false;
+    // Kept per line, not only per record: the lines may fall into different
+    // error blocks. Bounded all the same.
+    auto& cs = open_region_.candidates;
+    std::stable_sort(cs.begin(), cs.end(), [](const Candidate& a, const Candidate& b) { return a.match.score > b.match.score; });
+    std::vector<Candidate> kept;
+    for (auto& c : cs) {
+      if (kept.size() >= std::max<std::size_t>(top_, 32)) break;
+      bool seen = std::any_of(kept.begin(), kept.end(), [&](const Candidate& k) {
+        return k.match.record == c.match.record && k.match.line == c.match.line;
+      });
+      if (!seen) kept.push_back(std::move(c));
+    }
+    cs = std::move(kept);
+    std::string key = open_region_.candidates.empty() ? std::string() : open_region_.candidates[0].match.record->id;
+    key += '\x1f';
+    for (char c : open_region_.best_text) key += (c >= '0' && c <= '9') ? '#' : c;
+    if (auto it = by_key_.find(key); it != by_key_.end()) {
+      Region& first = regions_[it->second];
+      ++first.count;
+      if (first.repeats.size() < logs::BlockSegmenter::kMaxOccurrences) {
+        first.repeats.emplace_back(open_region_.first_line, open_region_.last_line);
+      }
+      return;
+    }
+    if (regions_.size() >= logs::BlockSegmenter::kMaxBlocks) {
+      ++dropped_;
+      return;
+    }
+    by_key_.emplace(std::move(key), regions_.size());
+    regions_.push_back(std::move(open_region_));
+  }
+
+  std::size_t gap_, top_;
+  bool open_ = false;
+  double best_score_ = 0;
+  Region open_region_;
+  std::vector<Region> regions_;
+  std::unordered_map<std::string, std::size_t> by_key_;
+  std::size_t dropped_ = 0;
+};
+
+// Where each line range of the structural blocks is, for placing hits.
+struct Span {
+  std::size_t first, last, block;
+  bool operator<(const Span& o) const { return first < o.first; }
+};
+
+// The block whose lines (first occurrence or a repeat) overlap [first, last].
+long FindBlock(const std::vector<Span>& spans, std::size_t first, std::size_t last) {
+  auto it = std::upper_bound(spans.begin(), spans.end(), Span{last, 0, 0});
+  // Blocks do not overlap one another, so only a few before `last` can reach back.
+  for (int k = 0; k < 4 && it != spans.begin(); ++k) {
+    --it;
+    if (it->last >= first) return static_cast<long>(it->block);
+  }
+  return -1;
+}
+
+}  // namespace
+
+Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const {
+  logs::LineChunker chunker(in, 1 << 20, options.max_line_bytes);
+  logs::LineChunk chunk;
+  logs::BlockSegmenter segmenter;
+  HitRegions regions(options.region_gap, options.match.top);
+  ScanSummary sum;
+  std::string cleaned, scratch;
+  std::vector<std::size_t> starts, shift;
+  std::vector<logs::LineMark> marks;
+  std::vector<uint8_t> triggers;
+  std::vector<match::LineHit> hits;
+  while (chunker.Next(&chunk)) {
+    sum.lines += chunk.line_starts.size();
+    sum.bytes += chunk.text.size();
+    sum.truncated_lines += chunk.truncated_lines;
+    // Clean every line, feed the segmenter, and match the cleaned chunk.
+    cleaned.clear();
+    starts.clear();
+    shift.clear();
+    marks.clear();
+    for (std::size_t i = 0; i < chunk.line_starts.size(); ++i) {
+      logs::CleanLine c = logs::Clean(logs::LineText(chunk.text, chunk.line_starts, i), &scratch);
+      starts.push_back(cleaned.size());
+      shift.push_back(chunk.first_offset + chunk.line_starts[i] + c.stripped);
+      marks.push_back(c.mark);
+      cleaned.append(c.text);
+      cleaned.push_back('\n');
+    }
+    logs::MarkTriggerLines(cleaned, starts, &triggers);
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      segmenter.Add(chunk.first_line + i, logs::LineText(cleaned, starts, i), marks[i], triggers[i] != 0);
+    }
+    hits.clear();
+    patterns_->Scan(cleaned, starts, &hits);
+    for (std::size_t i = 0; i < hits.size();) {
+      const std::size_t li = hits[i].line;
+      const std::size_t line_no = chunk.first_line + li;
+      std::string_view line = logs::LineText(cleaned, starts, li);
+      // Versions named on the line itself inform the ranking.
+      std::vector<EnvPair> text_env = match::EnvFromText(line);
+      match::LineWords words = signatures_->Words(line);
+      std::vector<Candidate> found;
+      for (; i < hits.size() && hits[i].line == li; ++i) {
+        found.push_back(match::MakeMatch(*this, hits[i], line, words, shift[li], line_no, options.match, text_env));
+      }
+      regions.Add(line_no, line, std::move(found));
+    }
+  }
+  segmenter.Finish();
+  regions.Finish();
+
+  // Structural blocks, then hit regions placed into them or standing alone.
+  std::vector<logs::Block> found_blocks = segmenter.TakeBlocks();
+  std::vector<ErrorBlock> blocks;
+  std::vector<std::vector<Candidate>> candidates;
+  std::vector<Span> spans;
+  for (auto& b : found_blocks) {
+    ErrorBlock e;
+    e.kind = std::move(b.kind);
+    e.first_line = b.first_line, e.last_line = b.last_line, e.decisive_line = b.decisive_line;
+    e.decisive = std::move(b.decisive);
+    e.frames = std::move(b.frames);
+    e.frame_count = b.frame_count, e.count = b.count;
+    e.caused_by = b.caused_by;
+    spans.push_back({e.first_line, e.last_line, blocks.size()});
+    for (auto [f, l] : b.repeats) spans.push_back({f, l, blocks.size()});
+    blocks.push_back(std::move(e));
+  }
+  candidates.resize(blocks.size());
+  std::sort(spans.begin(), spans.end());
+  for (auto& r : regions.regions()) {
+    // Each hit goes to the block holding its line; the rest of the region,
+    // if any, stands as a block of its own.
+    std::vector<Candidate> rest;
+    for (auto& c : r.candidates) {
+      long into = FindBlock(spans, c.match.line, c.match.line);
+      if (into < 0 && r.count > 1) into = FindBlock(spans, r.first_line, r.last_line);
+      if (into >= 0) {
+        candidates[static_cast<std::size_t>(into)].push_back(std::move(c));
+      } else {
+        rest.push_back(std::move(c));
+      }
+    }
+    if (rest.empty()) continue;
+    ErrorBlock e;
+    e.kind = "match";
+    e.first_line = e.last_line = rest[0].match.line;
+    for (const auto& c : rest) {
+      e.first_line = std::min(e.first_line, c.match.line);
+      e.last_line = std::max(e.last_line, c.match.line);
+    }
+    e.decisive_line = rest[0].match.line;  // candidates are best first
+    for (auto& [line, text] : r.texts) {
+      if (line == e.decisive_line) e.decisive = text;
+    }
+    e.count = r.count;
+    blocks.push_back(std::move(e));
+    candidates.push_back(std::move(rest));
+  }
+  // Blocks no pattern recognised: fuzzy candidates from the decisive line.
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    if (!candidates[i].empty() || blocks[i].decisive.empty()) continue;
+    match::LineWords words = signatures_->Words(blocks[i].decisive);
+    std::vector<EnvPair> text_env = match::EnvFromText(blocks[i].decisive);
+    for (auto [r, sim] : signatures_->Nearest(words, options.match.top, match::kFuzzyMinSimilarity)) {
+      candidates[i].push_back(match::MakeFuzzyMatch(*this, r, sim, blocks[i].decisive, words, 0,
+                                                    blocks[i].decisive_line, options.match, text_env));
+    }
+  }
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    match::KeepBest(&candidates[i], options.match.top);
+    blocks[i].matches = match::Explain(std::move(candidates[i]), options.match);
+  }
+  match::OrderRootFirst(kb_, &blocks);
+
+  sum.blocks = blocks.size();
+  sum.known = static_cast<std::size_t>(
+      std::count_if(blocks.begin(), blocks.end(), [](const ErrorBlock& b) { return !b.matches.empty(); }));
+  sum.dropped_blocks = segmenter.dropped() + regions.dropped();
+  result->blocks = std::move(blocks);
+  result->summary = sum;
+  if (chunker.failed()) return Status::IoError("read error");
+  return Status::Ok();
+}
+
+}  // namespace kedb
