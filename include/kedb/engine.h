@@ -5,15 +5,20 @@
 #include <functional>
 #include <istream>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
 #include "kedb/knowledge_base.h"
 #include "kedb/match.h"
+#include "kedb/search.h"
 #include "kedb/status.h"
 
 namespace kedb {
 
+namespace search {
+class Bm25Index;
+}  // namespace search
 namespace match {
 class PatternSet;
 class SignatureIndex;
@@ -47,6 +52,12 @@ class Engine {
   // kept; repeats are counted). Fails only when reading fails.
   Status Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const;
 
+  // Records by words, in English or Chinese: BM25 over signatures, aliases,
+  // error codes, tags, root causes and the Chinese fields (search/bm25.h).
+  // The index is built on the first call (tens of milliseconds on the
+  // 2,522-record corpus), so commands that never search never pay for it.
+  SearchResult Search(std::string_view query, const SearchOptions& options) const;
+
   const KnowledgeBase& kb() const { return kb_; }
   const match::PatternSet& patterns() const { return *patterns_; }
   const match::SignatureIndex& signatures() const { return *signatures_; }
@@ -56,6 +67,8 @@ class Engine {
   KnowledgeBase kb_;
   std::unique_ptr<match::PatternSet> patterns_;
   std::unique_ptr<match::SignatureIndex> signatures_;
+  mutable std::once_flag search_once_;
+  mutable std::unique_ptr<search::Bm25Index> search_;
 };
 
 // Parses "torch=2.2,cudnn=8.9,os=linux". Fails on an item without '='.

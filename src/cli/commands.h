@@ -12,5 +12,6 @@ void RegisterLint(CLI::App& app, int* exit_code);
 void RegisterImport(CLI::App& app, int* exit_code);
 void RegisterMatch(CLI::App& app, int* exit_code);
 void RegisterScan(CLI::App& app, int* exit_code);
+void RegisterSearch(CLI::App& app, int* exit_code);
 
 }  // namespace kedb::cli

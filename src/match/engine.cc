@@ -12,6 +12,7 @@
 #include "match/pattern_set.h"
 #include "match/rank.h"
 #include "match/similarity.h"
+#include "search/bm25.h"
 
 namespace kedb {
 
@@ -89,6 +90,15 @@ MatchResult Engine::Match(std::string_view raw, const MatchOptions& options) con
   match::KeepBest(&candidates, options.top);
   result.matches = match::Explain(std::move(candidates), options);
   result.abstained = result.matches.empty();
+  return result;
+}
+
+SearchResult Engine::Search(std::string_view query, const SearchOptions& options) const {
+  std::call_once(search_once_, [&]() { search_ = std::make_unique<search::Bm25Index>(kb_); });
+  SearchResult result;
+  for (auto& h : search_->Search(query, options.top)) {
+    result.hits.push_back({&kb_.records()[h.record], h.score, std::move(h.terms)});
+  }
   return result;
 }
 

@@ -28,6 +28,7 @@ std::string RenderLintJson(const LintReport& report);
 }  // namespace kedb
 
 #include "kedb/match.h"
+#include "kedb/search.h"
 
 namespace kedb {
 
@@ -42,6 +43,11 @@ std::string RenderMatchJson(const MatchResult& result, Lang lang);
 // "frame_count","count","root","caused_by","matches":[...],"abstained"}],
 // "summary":{...}}.
 std::string RenderScanText(const ScanResult& result, Lang lang);
+
+// `kedb search`: a numbered list with the words that matched; JSON
+// {"hits":[{"id","score","signature","domain","terms"}]}.
+std::string RenderSearchText(const SearchResult& result, Lang lang);
+std::string RenderSearchJson(const SearchResult& result, Lang lang);
 std::string RenderScanJson(const ScanResult& result, Lang lang);
 
 }  // namespace kedb

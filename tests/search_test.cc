@@ -1,0 +1,65 @@
+// Search by words: the tokenizer, BM25 ranking, and `kedb search`.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "kedb/engine.h"
+#include "search/tokenizer.h"
+#include "test_util.h"
+
+namespace kedb {
+namespace {
+
+using testing::RunKedb;
+using testing::TempDir;
+
+TEST(SearchTokenizer, KeepsIdentifiersAndSplitsChinese) {
+  auto t = search::Tokenize("RuntimeError: CUDNN_STATUS_BAD_PARAM in torch.cuda (E0502, TS2307)");
+  std::vector<std::string> want = {"runtimeerror", "cudnn_status_bad_param", "cudnn", "status", "bad", "param",
+                                   "in", "torch.cuda", "torch", "cuda", "e0502", "ts2307"};
+  EXPECT_EQ(t, want);
+  EXPECT_EQ(search::Tokenize("将批量归一化 epsilon 设置为 0"),
+            (std::vector<std::string>{"将批", "批量", "量归", "归一", "一化", "epsilon", "设置", "置为", "0"}));
+  EXPECT_EQ(search::Tokenize("错"), (std::vector<std::string>{"错"}));
+  EXPECT_EQ(search::Tokenize("错误：显存不足"), (std::vector<std::string>{"错误", "显存", "存不", "不足"}));
+}
+
+std::shared_ptr<const Engine> Bundled(const TempDir& cache) {
+  auto e = Engine::Open((testing::SourceDir() / "kb").string(), OpenOptions{.cache_dir = cache.path().string()});
+  EXPECT_TRUE(e.ok());
+  return e.ok() ? e.value() : nullptr;
+}
+
+// Seed 000 (batch normalization with epsilon 0) answers both questions first.
+TEST(Search, SeedFirstInEnglishAndChinese) {
+  TempDir cache;
+  auto engine = Bundled(cache);
+  ASSERT_TRUE(engine);
+  for (const char* query : {"batch norm epsilon zero", "批量归一化 epsilon"}) {
+    SearchResult r = engine->Search(query, SearchOptions{});
+    ASSERT_FALSE(r.hits.empty()) << query;
+    EXPECT_EQ(r.hits[0].record->id, "cuda/cudnn-bn-epsilon-nan") << query;
+    EXPECT_GT(r.hits[0].score, r.hits[1].score) << query;
+  }
+  // An error code finds its records; words nobody wrote find nothing.
+  SearchResult code = engine->Search("CUBLAS_STATUS_ALLOC_FAILED", SearchOptions{.top = 3});
+  ASSERT_FALSE(code.hits.empty());
+  EXPECT_EQ(code.hits[0].record->id, "cuda/cublas-alloc-failed");
+  EXPECT_TRUE(engine->Search("zzyzx quux", SearchOptions{}).hits.empty());
+}
+
+TEST(Search, Cli) {
+  std::string kb = "--kb '" + (testing::SourceDir() / "kb").string() + "'";
+  auto r = RunKedb("search --json --top 2 " + kb + " NCCL watchdog timeout");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["hits"].size(), 2u);
+  EXPECT_EQ(j["hits"][0]["id"], "nccl/watchdog-timeout");
+  auto zh = RunKedb("search --lang zh " + kb + " 批量归一化 epsilon");
+  EXPECT_EQ(zh.exit_code, 0);
+  EXPECT_NE(zh.out.find("1. cuda/cudnn-bn-epsilon-nan"), std::string::npos);
+  EXPECT_EQ(RunKedb("search " + kb + " zzyzx").exit_code, 1);
+  EXPECT_EQ(RunKedb("search " + kb).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace kedb
