@@ -13,5 +13,6 @@ void RegisterImport(CLI::App& app, int* exit_code);
 void RegisterMatch(CLI::App& app, int* exit_code);
 void RegisterScan(CLI::App& app, int* exit_code);
 void RegisterSearch(CLI::App& app, int* exit_code);
+void RegisterCluster(CLI::App& app, int* exit_code);
 
 }  // namespace kedb::cli

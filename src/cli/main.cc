@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   kedb::cli::RegisterMatch(app, &exit_code);
   kedb::cli::RegisterScan(app, &exit_code);
   kedb::cli::RegisterSearch(app, &exit_code);
+  kedb::cli::RegisterCluster(app, &exit_code);
   kedb::cli::RegisterShow(app, &exit_code);
   kedb::cli::RegisterStats(app, &exit_code);
   kedb::cli::RegisterLint(app, &exit_code);

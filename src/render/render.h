@@ -29,6 +29,7 @@ std::string RenderLintJson(const LintReport& report);
 
 #include "kedb/match.h"
 #include "kedb/search.h"
+#include "logs/cluster.h"
 
 namespace kedb {
 
@@ -48,6 +49,12 @@ std::string RenderScanText(const ScanResult& result, Lang lang);
 // {"hits":[{"id","score","signature","domain","terms"}]}.
 std::string RenderSearchText(const SearchResult& result, Lang lang);
 std::string RenderSearchJson(const SearchResult& result, Lang lang);
+
+// `kedb cluster`: templates of unknown errors, most frequent first, with
+// their proposed regex and how many members it was checked to match. JSON
+// {"templates":[{"template","count","example","regex","members","verified"}]}.
+std::string RenderClusterText(const std::vector<logs::Template>& templates);
+std::string RenderClusterJson(const std::vector<logs::Template>& templates);
 std::string RenderScanJson(const ScanResult& result, Lang lang);
 
 }  // namespace kedb
