@@ -40,5 +40,30 @@ TEST(Quality, Scenarios) {
   EXPECT_DOUBLE_EQ(j["p_at_1"].get<double>(), 1.0);
 }
 
+constexpr char kNonCodeDomains[] =
+    "culture,visa,emergency,medical,legal,safety,banking,communication,food-safety,mental-health,disaster,policy,"
+    "pet-safety";
+
+// The same signatures inside 20-80 lines of log noise, in five log styles
+// (training traceback, GitHub Actions, Docker BuildKit, pytest, Jenkins with
+// colours), answered by `scan`: the root block's record must be the one.
+TEST(Quality, WrappedInLogs) {
+  KEDB_REQUIRE_SHARED(shared);
+  auto j = RunEval("--kb '" + (shared / "corpora/deadends/canons").string() +
+                   "' --self-retrieval --level slug --wrap all --exclude-domains " + kNonCodeDomains);
+  EXPECT_EQ(j["known"], 1922);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.95);
+}
+
+// Real errors from tools the corpus has no record of: kedb should say it
+// does not know (tools/eval/data/uncovered.jsonl).
+TEST(Quality, AbstainsOnUncoveredErrors) {
+  KEDB_REQUIRE_SHARED(shared);
+  auto j = RunEval("--kb '" + (shared / "corpora/deadends/canons").string() + "' --cases '" +
+                   (testing::SourceDir() / "tools/eval/data/uncovered.jsonl").string() + "'");
+  EXPECT_EQ(j["unknown"], 150);
+  EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.9);
+}
+
 }  // namespace
 }  // namespace kedb

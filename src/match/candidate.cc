@@ -38,6 +38,7 @@ Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view li
   m.begin = line_offset + span.first;
   m.end = line_offset + span.second;
   m.score = Score(*m.record, c.hit, options.env, text_env, nullptr);
+  m.evidence = TextEvidence(c.hit);
   return c;
 }
 
@@ -58,6 +59,7 @@ Candidate MakeFuzzyMatch(const Engine& engine, std::size_t r, double similarity,
   c.hit.mentions_domain = engine.signatures().MentionsDomain(words, r);
   c.text_env = text_env;
   m.score = Score(*m.record, c.hit, options.env, text_env, nullptr);
+  m.evidence = TextEvidence(c.hit);
   return c;
 }
 

@@ -35,6 +35,12 @@ Candidate MakeFuzzyMatch(const Engine& engine, std::size_t r, double similarity,
 // signature.
 inline constexpr double kFuzzyMinSimilarity = 0.45;
 
+// Whether the text shows the candidate's record strongly enough to report
+// it (MatchOptions::min_evidence, min_fuzzy_evidence).
+inline bool StrongEnough(const Candidate& c, const MatchOptions& options) {
+  return c.match.evidence >= (c.match.kind == "fuzzy" ? options.min_fuzzy_evidence : options.min_evidence);
+}
+
 // Keeps each record's best candidate, best first, at most `top`.
 void KeepBest(std::vector<Candidate>* candidates, std::size_t top);
 

@@ -83,9 +83,11 @@ MatchResult Engine::Match(std::string_view raw, const MatchOptions& options) con
       }
     }
   }
-  // A record hit by a pattern anywhere is not also offered as fuzzy.
+  // A record hit by a pattern anywhere is not also offered as fuzzy; weak
+  // evidence is not offered at all.
   std::erase_if(candidates, [&](const Candidate& c) {
-    return c.match.kind == "fuzzy" && regex_hit[static_cast<std::size_t>(c.match.record - kb_.records().data())];
+    return !match::StrongEnough(c, options) ||
+           (c.match.kind == "fuzzy" && regex_hit[static_cast<std::size_t>(c.match.record - kb_.records().data())]);
   });
   match::KeepBest(&candidates, options.top);
   result.matches = match::Explain(std::move(candidates), options);

@@ -171,14 +171,32 @@ double EnvFit(const Record& record, const std::vector<EnvPair>& env, std::string
   return static_cast<double>(agree - conflict) / static_cast<double>(agree + conflict);
 }
 
+namespace {
+
+double Specificity(const HitEvidence& hit) {
+  double literal = hit.info ? static_cast<double>(hit.info->literal_chars) : 0;
+  return 1 - std::exp(-literal / 20.0);
+}
+
+// Share of the line's message the match covers (leading blanks aside).
+double Coverage(const HitEvidence& hit) {
+  std::size_t msg_len = hit.message_bytes, span_len = hit.span_bytes;
+  return msg_len == 0 ? 0 : std::min(1.0, static_cast<double>(span_len) / static_cast<double>(msg_len));
+}
+
+}  // namespace
+
+double TextEvidence(const HitEvidence& hit, const RankWeights& w) {
+  return w.specificity * Specificity(hit) + w.coverage * Coverage(hit) + w.similarity * hit.similarity +
+         w.domain * (hit.mentions_domain ? 1 : 0);
+}
+
 double Score(const Record& record, const HitEvidence& hit, const std::vector<EnvPair>& env,
              const std::vector<EnvPair>& text_env, std::vector<ScoreFactor>* why, const RankWeights& w) {
   double literal = hit.info ? static_cast<double>(hit.info->literal_chars) : 0;
-  double specificity = 1 - std::exp(-literal / 20.0);
-
-  // Share of the line's message the match covers (leading blanks aside).
+  double specificity = Specificity(hit);
   std::size_t msg_len = hit.message_bytes, span_len = hit.span_bytes;
-  double coverage = msg_len == 0 ? 0 : std::min(1.0, static_cast<double>(span_len) / static_cast<double>(msg_len));
+  double coverage = Coverage(hit);
 
   std::string env_detail, text_detail;
   double explicit_fit = EnvFit(record, env, why ? &env_detail : nullptr);

@@ -51,6 +51,14 @@ double EnvFit(const Record& record, const std::vector<EnvPair>& env, std::string
 // good regex hit outranks it. `why` (optional) receives the factors with
 // their explanations; leave it null on hot paths and explain the matches
 // that are kept.
+// How strongly the text itself shows the record: the specificity,
+// coverage, similarity and domain parts of Score(), without what is known
+// of the record (confidence, evidence count) or the environment. Abstention
+// uses it: an honest record with no reports yet must not be hidden, and a
+// broad pattern firing on noise must not be shown because its record is
+// well attested.
+double TextEvidence(const HitEvidence& hit, const RankWeights& weights = {});
+
 double Score(const Record& record, const HitEvidence& hit, const std::vector<EnvPair>& env,
              const std::vector<EnvPair>& text_env, std::vector<ScoreFactor>* why, const RankWeights& weights = {});
 

@@ -168,7 +168,8 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
       match::LineWords words = signatures_->Words(line);
       std::vector<Candidate> found;
       for (; i < hits.size() && hits[i].line == li; ++i) {
-        found.push_back(match::MakeMatch(*this, hits[i], line, words, shift[li], line_no, options.match, text_env));
+        Candidate c = match::MakeMatch(*this, hits[i], line, words, shift[li], line_no, options.match, text_env);
+        if (match::StrongEnough(c, options.match)) found.push_back(std::move(c));  // weak hits: abstain
       }
       regions.Add(line_no, line, std::move(found));
     }
@@ -230,8 +231,9 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     match::LineWords words = signatures_->Words(blocks[i].decisive);
     std::vector<EnvPair> text_env = match::EnvFromText(blocks[i].decisive);
     for (auto [r, sim] : signatures_->Nearest(words, options.match.top, match::kFuzzyMinSimilarity)) {
-      candidates[i].push_back(match::MakeFuzzyMatch(*this, r, sim, blocks[i].decisive, words, 0,
-                                                    blocks[i].decisive_line, options.match, text_env));
+      Candidate c = match::MakeFuzzyMatch(*this, r, sim, blocks[i].decisive, words, 0, blocks[i].decisive_line,
+                                          options.match, text_env);
+      if (match::StrongEnough(c, options.match)) candidates[i].push_back(std::move(c));
     }
   }
   for (std::size_t i = 0; i < blocks.size(); ++i) {

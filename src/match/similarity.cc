@@ -28,7 +28,8 @@ std::vector<std::string> SignatureIndex::Tokens(std::string_view text) {
     while (i < text.size() && !WordByte(static_cast<unsigned char>(text[i]))) ++i;
     std::size_t b = i;
     while (i < text.size() && WordByte(static_cast<unsigned char>(text[i]))) ++i;
-    if (i > b && i - b <= 64) {
+    // One-character words are placeholders ('X', 'T') or noise; they say nothing.
+    if (i > b + 1 && i - b <= 64) {
       std::string w(text.substr(b, i - b));
       for (char& c : w) {
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);

@@ -3,6 +3,7 @@
 //   kedb-eval --kb KB --cases FILE.jsonl [--level id|slug|domain] [--misses]
 //   kedb-eval --kb KB --self-retrieval [--exclude-domains a,b,...]
 //   kedb-eval --kb KB --scenarios error_scenarios.json
+//   kedb-eval --kb KB --self-retrieval --wrap all   (log-shaped, through scan)
 //
 // A case is {"text": ..., "expected": [ids]} (an empty list: no known
 // error, the right answer is to abstain) or {"text": ..., "expected_domain":
@@ -17,6 +18,9 @@
 #include <nlohmann/json.hpp>
 
 #include "kedb/engine.h"
+#include "wrap.h"
+
+#include <sstream>
 
 namespace {
 
@@ -94,9 +98,10 @@ std::vector<Case> Scenarios(const std::string& path) {
 
 int main(int argc, char** argv) {
   CLI::App app{"kedb-eval: P@1, MRR and abstention of kedb match on a set of cases"};
-  std::string kb, cases_path, scenarios, level = "slug", exclude, cache;
+  std::string kb, cases_path, scenarios, level = "slug", exclude, cache, wrap, scores_path;
   bool self = false, misses = false, json = false;
   std::size_t top = 10;
+  double min_evidence = kedb::kDefaultMinEvidence, min_fuzzy_evidence = kedb::kDefaultMinFuzzyEvidence;
   app.add_option("--kb", kb, "Knowledge base")->required();
   app.add_option("--cases", cases_path, "JSON Lines of {\"text\", \"expected\": [ids]} or {\"text\", \"expected_domain\"}");
   app.add_option("--scenarios", scenarios, "A deadends.dev error_scenarios.json (scored by domain)");
@@ -107,6 +112,14 @@ int main(int argc, char** argv) {
   app.add_option("--top", top, "Answers considered for MRR");
   app.add_flag("--misses", misses, "List the cases whose first answer is wrong");
   app.add_flag("--json", json, "Print the figures as JSON");
+  app.add_option("--wrap", wrap,
+                 "Wrap each case in log noise of this style (python, github, docker, pytest, jenkins, or all: "
+                 "styles in turn) and answer with `scan`: the blocks' matches, root first")
+      ->check(CLI::IsMember({"python", "github", "docker", "pytest", "jenkins", "all"}));
+  app.add_option("--min-evidence", min_evidence, "Regex matches with less evidence in the text are not reported");
+  app.add_option("--min-fuzzy-evidence", min_fuzzy_evidence, "Fuzzy matches with less evidence are not reported");
+  app.add_option("--scores", scores_path,
+                 "Write every answer's score and whether it was right, one JSON line per case (for calibration)");
   app.add_option("--cache", cache, "Folder for the compiled pattern cache (default: beside the knowledge base)");
   CLI11_PARSE(app, argc, argv);
 
@@ -127,7 +140,7 @@ int main(int argc, char** argv) {
       s = c == std::string::npos ? exclude.size() : c + 1;
     }
     cases = SelfRetrieval(**engine, ex);
-    set_name = "self-retrieval";
+    set_name = wrap.empty() ? "self-retrieval" : "self-retrieval, wrapped (" + wrap + ")";
   } else if (!scenarios.empty()) {
     cases = Scenarios(scenarios);
     set_name = "scenarios";
@@ -141,12 +154,42 @@ int main(int argc, char** argv) {
 
   kedb::MatchOptions options;
   options.top = top;
+  options.min_evidence = min_evidence;
+  options.min_fuzzy_evidence = min_fuzzy_evidence;
   double p1 = 0, mrr = 0;
   std::size_t known = 0, unknown = 0, abstained_unknown = 0, abstained_known = 0;
   std::string miss_text;
+  std::size_t index = 0;
+  std::ofstream scores_out;
+  if (!scores_path.empty()) scores_out.open(scores_path);
   for (const Case& c : cases) {
-    MatchResult r = (*engine)->Match(c.text, options);
+    MatchResult r;
+    if (wrap.empty()) {
+      r = (*engine)->Match(c.text, options);
+    } else {
+      // The answers a person reads: blocks root first, each block's matches.
+      const auto& styles = kedb::eval::WrapStyles();
+      const std::string& style = wrap == "all" ? styles[index % styles.size()] : wrap;
+      std::istringstream log(kedb::eval::Wrap(c.text, style, index));
+      kedb::ScanResult scan;
+      kedb::ScanOptions scan_options;
+      scan_options.match = options;
+      if (!(*engine)->Scan(log, scan_options, &scan).ok()) return 2;
+      std::set<const Record*> seen;
+      for (auto& block : scan.blocks) {
+        for (auto& m : block.matches) {
+          if (seen.insert(m.record).second) r.matches.push_back(m);
+        }
+      }
+      r.abstained = r.matches.empty();
+    }
+    ++index;
     if (c.expected.empty()) {
+      if (scores_out) {
+        nlohmann::json answers = nlohmann::json::array();
+        for (const auto& m : r.matches) answers.push_back({{"score", m.score}, {"evidence", m.evidence}, {"right", false}, {"kind", m.kind}});
+        scores_out << nlohmann::json{{"case", c.name}, {"answers", answers}}.dump() << "\n";
+      }
       ++unknown;
       if (r.matches.empty()) ++abstained_unknown;
       else if (misses) miss_text += fmt::format("  [should abstain] {}: got {}\n", c.name, r.matches[0].record->id);
@@ -171,6 +214,13 @@ int main(int argc, char** argv) {
         rank = i + 1;
         break;
       }
+    }
+    if (scores_out) {
+      nlohmann::json answers = nlohmann::json::array();
+      for (const auto& m : r.matches) {
+        answers.push_back({{"score", m.score}, {"evidence", m.evidence}, {"right", want.count(KeyOf(*m.record, lvl)) > 0}, {"kind", m.kind}});
+      }
+      scores_out << nlohmann::json{{"case", c.name}, {"answers", answers}}.dump() << "\n";
     }
     if (rank == 1) p1 += 1;
     if (rank > 0) mrr += 1.0 / static_cast<double>(rank);
