@@ -8,6 +8,8 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "kedb/knowledge_base.h"
 #include "kedb/match.h"
@@ -22,6 +24,7 @@ class Bm25Index;
 namespace match {
 class PatternSet;
 class SignatureIndex;
+struct LineWords;
 }
 
 struct OpenOptions {
@@ -64,6 +67,13 @@ class Engine {
 
  private:
   Engine() = default;
+  const search::Bm25Index& SearchIndex() const;
+  // Records a line reads like (signature similarity at least
+  // kFuzzyMinSimilarity), best first: from the signature index, and with
+  // `with_search` also from BM25 search over every field, which widens the
+  // net when no pattern fired.
+  std::vector<std::pair<std::size_t, double>> FuzzyRecords(std::string_view line, const match::LineWords& words,
+                                                           std::size_t k, bool with_search) const;
   KnowledgeBase kb_;
   std::unique_ptr<match::PatternSet> patterns_;
   std::unique_ptr<match::SignatureIndex> signatures_;

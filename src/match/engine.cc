@@ -45,6 +45,7 @@ Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb
 // Lines past this many are matched by pattern only: a pasted message is
 // short, and fuzzy search per line costs more than the patterns.
 constexpr std::size_t kFuzzyLinesPerMessage = 2000;
+constexpr std::size_t kSearchLinesPerMessage = 200;
 
 MatchResult Engine::Match(std::string_view raw, const MatchOptions& options) const {
   MatchResult result;
@@ -77,7 +78,8 @@ MatchResult Engine::Match(std::string_view raw, const MatchOptions& options) con
       candidates.push_back(MakeMatch(*this, hits[h], line, words, shift[i], i + 1, options, text_env));
     }
     if (i < kFuzzyLinesPerMessage) {
-      for (auto [r, sim] : signatures_->Nearest(words, options.top, match::kFuzzyMinSimilarity)) {
+      // With no pattern fired anywhere, search widens the net (first lines only).
+      for (auto [r, sim] : FuzzyRecords(line, words, options.top, hits.empty() && i < kSearchLinesPerMessage)) {
         if (regex_hit[r]) continue;
         candidates.push_back(MakeFuzzyMatch(*this, r, sim, line, words, shift[i], i + 1, options, text_env));
       }
@@ -95,10 +97,31 @@ MatchResult Engine::Match(std::string_view raw, const MatchOptions& options) con
   return result;
 }
 
-SearchResult Engine::Search(std::string_view query, const SearchOptions& options) const {
+const search::Bm25Index& Engine::SearchIndex() const {
   std::call_once(search_once_, [&]() { search_ = std::make_unique<search::Bm25Index>(kb_); });
+  return *search_;
+}
+
+std::vector<std::pair<std::size_t, double>> Engine::FuzzyRecords(std::string_view line, const match::LineWords& words,
+                                                                 std::size_t k, bool with_search) const {
+  auto out = signatures_->Nearest(words, k, match::kFuzzyMinSimilarity);
+  if (!with_search) return out;
+  for (const auto& hit : SearchIndex().Search(line, k)) {
+    bool known = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.first == hit.record; });
+    if (known) continue;
+    double sim = signatures_->Similarity(words, hit.record);
+    if (sim >= match::kFuzzyMinSimilarity) out.emplace_back(hit.record, sim);
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  if (out.size() > k) out.resize(k);
+  return out;
+}
+
+SearchResult Engine::Search(std::string_view query, const SearchOptions& options) const {
   SearchResult result;
-  for (auto& h : search_->Search(query, options.top)) {
+  for (auto& h : SearchIndex().Search(query, options.top)) {
     result.hits.push_back({&kb_.records()[h.record], h.score, std::move(h.terms)});
   }
   return result;

@@ -225,12 +225,13 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     blocks.push_back(std::move(e));
     candidates.push_back(std::move(rest));
   }
-  // Blocks no pattern recognised: fuzzy candidates from the decisive line.
+  // Blocks no pattern recognised: fuzzy candidates for the decisive line,
+  // from the signature index and from search.
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     if (!candidates[i].empty() || blocks[i].decisive.empty()) continue;
     match::LineWords words = signatures_->Words(blocks[i].decisive);
     std::vector<EnvPair> text_env = match::EnvFromText(blocks[i].decisive);
-    for (auto [r, sim] : signatures_->Nearest(words, options.match.top, match::kFuzzyMinSimilarity)) {
+    for (auto [r, sim] : FuzzyRecords(blocks[i].decisive, words, options.match.top, /*with_search=*/true)) {
       Candidate c = match::MakeFuzzyMatch(*this, r, sim, blocks[i].decisive, words, 0, blocks[i].decisive_line,
                                           options.match, text_env);
       if (match::StrongEnough(c, options.match)) candidates[i].push_back(std::move(c));
