@@ -208,6 +208,18 @@ INFO all good
   EXPECT_EQ(blocks[5].repeats[1].first, 16u);
 }
 
+TEST(Blocks, UncaughtCppException) {
+  auto blocks = Segment("loading weights\n"
+                        "terminate called after throwing an instance of 'c10::Error'\n"
+                        "  what():  CUDA error: an illegal memory access was encountered\n"
+                        "Exception raised from c10_cuda_check_implementation at ../c10/cuda/CUDAException.cpp:44\n"
+                        "Aborted (core dumped)\n");
+  ASSERT_GE(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, "cpp");
+  EXPECT_EQ(blocks[0].decisive, "CUDA error: an illegal memory access was encountered");
+  EXPECT_EQ(blocks[0].decisive_line, 3u);
+}
+
 TEST(Blocks, MemoryStaysBoundedOnEndlessDistinctErrors) {
   BlockSegmenter seg;
   for (std::size_t i = 1; i <= BlockSegmenter::kMaxBlocks + 500; ++i) {

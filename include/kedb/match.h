@@ -68,9 +68,9 @@ struct ScanOptions {
 // stack trace, a panic, a compiler error, a failing library call, or lines
 // holding known errors; with the known errors it shows.
 struct ErrorBlock {
-  // "python", "java", "javascript", "rust-panic", "rustc", "go-panic", "npm",
-  // "pytest", "compiler", "gpu", "error-line", or "match" (pattern hits
-  // outside any recognised block).
+  // "python", "java", "javascript", "cpp", "rust-panic", "rustc", "go-panic",
+  // "npm", "pytest", "compiler", "gpu", "error-line", or "match" (pattern
+  // hits outside any recognised block).
   std::string kind;
   std::size_t first_line = 0, last_line = 0;  // 1-based, inclusive, in the original log
   std::size_t decisive_line = 0;              // the line that says what went wrong

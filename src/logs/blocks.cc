@@ -355,6 +355,17 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
         }
       }
       break;
+    case State::kCpp:
+      // "  what():  message" says what went wrong; "Aborted (core dumped)" ends it.
+      if (StartsWith(t, "what():")) {
+        SetDecisive(line_no, Trim(t.substr(7)));
+      } else if (StartsWith(t, "Aborted") || StartsWith(t, "*** ") || (indented && !blank)) {
+        Extend(line_no);
+      } else {
+        Close();
+        claimed = false;
+      }
+      break;
     case State::kCompiler:
       if (!blank && (indented || Contains(t.substr(0, std::min<std::size_t>(t.size(), 12)), "|") || Contains(t, ": note: ") ||
                      StartsWith(t, "In file included from") || StartsWith(t, "^"))) {
@@ -399,6 +410,12 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
   if (StartsWith(t, "thread '") && Contains(t, "' panicked at")) {
     Open(State::kRustPanic, "rust-panic", line_no);
     if (!EndsWith(t, ":")) SetDecisive(line_no, t);  // before 1.73: message on this line
+    return;
+  }
+  if (StartsWith(t, "terminate called after throwing an instance of ") ||
+      StartsWith(t, "terminate called without an active exception")) {
+    Open(State::kCpp, "cpp", line_no);
+    SetDecisive(line_no, t);
     return;
   }
   if (IsRustcError(t)) {

@@ -1,7 +1,7 @@
 // Error blocks: the units an engineer reads a failing log in.
 //
 // A block is one error as the software printed it: a Python traceback, a
-// Java or JavaScript stack trace, a Rust panic or rustc diagnostic, a Go
+// Java or JavaScript stack trace, an uncaught C++ exception, a Rust panic or rustc diagnostic, a Go
 // panic with its goroutine dump, an npm ERR! block, a pytest failure
 // section, a gcc/clang/tsc/MSVC compiler error, a CUDA/cuDNN/cuBLAS/NCCL
 // failure line, or a line a logger marked as an error. Each carries its
@@ -29,8 +29,9 @@
 namespace kedb::logs {
 
 struct Block {
-  // "python", "java", "javascript", "rust-panic", "rustc", "go-panic", "npm",
-  // "pytest", "compiler", "gpu" (CUDA, cuDNN, cuBLAS, NCCL), "error-line".
+  // "python", "java", "javascript", "cpp" (an uncaught C++ exception),
+  // "rust-panic", "rustc", "go-panic", "npm", "pytest", "compiler", "gpu"
+  // (CUDA, cuDNN, cuBLAS, NCCL), "error-line".
   std::string kind;
   std::size_t first_line = 0, last_line = 0;  // 1-based, inclusive
   std::size_t decisive_line = 0;
@@ -63,7 +64,7 @@ class BlockSegmenter {
   std::size_t dropped() const { return dropped_; }  // distinct blocks past kMaxBlocks
 
  private:
-  enum class State { kNone, kPython, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest, kCompiler };
+  enum class State { kNone, kPython, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest, kCompiler, kCpp };
 
   void Open(State state, const char* kind, std::size_t line_no);
   void SetDecisive(std::size_t line_no, std::string_view text);

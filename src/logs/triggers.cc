@@ -13,7 +13,7 @@ const std::vector<std::string>& TriggerWords() {
   static const std::vector<std::string> words = {
       "error", "exception", "traceback", "panic", "fatal", "critical", "severe", "failed", "failure",
       "fault", "throwable", "interrupt", "exit", "cuda", "cudnn", "cublas", "cusolver", "cufft", "nccl",
-      "watchdog", "device-side", "npm err", "___", "caused by"};
+      "watchdog", "device-side", "npm err", "___", "caused by", "terminate called"};
   return words;
 }
 

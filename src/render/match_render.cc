@@ -123,12 +123,12 @@ namespace {
 
 const char* KindName(const std::string& kind, Lang lang) {
   static const std::pair<const char*, const char*> kNames[] = {
-      {"python", "Python traceback"}, {"java", "Java stack trace"}, {"javascript", "JavaScript stack trace"},
+      {"python", "Python traceback"}, {"java", "Java stack trace"}, {"javascript", "JavaScript stack trace"}, {"cpp", "C++ exception"},
       {"rust-panic", "Rust panic"}, {"rustc", "rustc error"}, {"go-panic", "Go panic"}, {"npm", "npm error"},
       {"pytest", "pytest failure"}, {"compiler", "compiler error"}, {"gpu", "GPU library error"},
       {"error-line", "error line"}, {"match", "known error"}};
   static const std::pair<const char*, const char*> kNamesZh[] = {
-      {"python", "Python 回溯"}, {"java", "Java 堆栈"}, {"javascript", "JavaScript 堆栈"},
+      {"python", "Python 回溯"}, {"java", "Java 堆栈"}, {"javascript", "JavaScript 堆栈"}, {"cpp", "C++ 异常"},
       {"rust-panic", "Rust panic"}, {"rustc", "rustc 错误"}, {"go-panic", "Go panic"}, {"npm", "npm 错误"},
       {"pytest", "pytest 失败"}, {"compiler", "编译错误"}, {"gpu", "GPU 库错误"},
       {"error-line", "错误行"}, {"match", "已知错误"}};

@@ -30,7 +30,10 @@ std::string Stamp(Rng& r) {
 }
 
 std::string Noise(Rng& r) {
-  switch (r.Below(6)) {
+  switch (r.Below(7)) {
+    case 6:
+      return fmt::format("WARNING [{}] {} took {} ms, over the {} ms budget; consider a larger batch",
+                         kModules[r.Below(8)], kFuncs[r.Below(8)], 100 + r.Below(5000), 100);
     case 0:
       return fmt::format("INFO [{}] epoch {} step {}/{} loss={:.4f} lr={:.1e}", kModules[r.Below(8)], r.Below(50),
                          r.Below(5000), 5000, static_cast<double>(r.Below(100000)) / 30000.0,

@@ -14,7 +14,7 @@ namespace kedb::eval {
 // colours).
 const std::vector<std::string>& WrapStyles();
 
-// `message` inside 20-80 lines of noise (progress bars, INFO lines,
+// `message` inside 20-80 lines of noise (progress bars, INFO and DEBUG lines,
 // warnings, frames), in `style`. Deterministic in `seed`.
 std::string Wrap(const std::string& message, const std::string& style, uint64_t seed);
 
