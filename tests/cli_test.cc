@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kedb/match.h"
 #include "test_util.h"
 
 namespace kedb {
@@ -151,6 +152,9 @@ TEST(CliMatch, JsonFollowsTheContract) {
   EXPECT_EQ(m["line"], 1);
   EXPECT_EQ(m["span"], nlohmann::json::array({27, 90}));
   EXPECT_TRUE(m["score"].is_number());
+  // The evidence abstention is decided on: above the reporting threshold.
+  EXPECT_GE(m["evidence"].get<double>(), kDefaultMinEvidence);
+  EXPECT_LE(m["evidence"].get<double>(), m["score"].get<double>());
   EXPECT_TRUE(m["signature"].is_string());
   EXPECT_EQ(m["workarounds"][0]["success_rate"], 0.95);
   EXPECT_EQ(m["dead_ends"][0]["fail_rate"], 0.8);

@@ -41,6 +41,7 @@ Json MatchJson(const Match& m, Lang lang) {
   Json j;
   j["id"] = r.id;
   j["score"] = std::round(m.score * 10000) / 10000;
+  j["evidence"] = std::round(m.evidence * 10000) / 10000;  // what abstention is decided on
   j["kind"] = m.kind;
   j["signature"] = Pick(lang, r.signature_zh, r.signature);
   j["domain"] = r.domain;
