@@ -194,6 +194,26 @@ TEST(Scan, RepeatsAreCountedAndUnknownErrorsShown) {
   EXPECT_EQ(r.summary.known, 1u);
 }
 
+// Neighbouring one-line reports of the same known error read as one block.
+TEST(Scan, NeighbouringReportsOfOneErrorAreOneBlock) {
+  TempDir cache;
+  auto engine = Bundled(cache);
+  ASSERT_TRUE(engine);
+  ScanResult r = ScanText(*engine,
+                          "  ERROR: Failed building wheel for flash-attn\n"
+                          "  Running setup.py clean for flash-attn\n"
+                          "Failed to build flash-attn\n"
+                          "ERROR: Could not build wheels for flash-attn, which is required to install "
+                          "pyproject.toml-based projects\n"
+                          "ok\nok\nok\nok\nok\nok\n"
+                          "ERROR: Failed building wheel for flash-attn==2.5.7\n");
+  ASSERT_EQ(r.blocks.size(), 2u);
+  EXPECT_EQ(r.blocks[0].first_line, 1u);
+  EXPECT_EQ(r.blocks[0].last_line, 4u);
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "install/flash-attn-build-failed");
+  EXPECT_EQ(r.blocks[1].first_line, 11u);  // too far to be the same report
+}
+
 TEST(Scan, BinaryGarbageIsHarmless) {
   TempDir cache;
   auto engine = Bundled(cache);

@@ -106,6 +106,59 @@ class HitRegions {
   std::size_t dropped_ = 0;
 };
 
+// One-line blocks a few lines apart that show the same known error (pip
+// prints "Failed building wheel", then "Failed to build", then "Could not
+// build wheels") are one error to a reader: they become one block, whose
+// decisive line is the one with the strongest match. Blocks another block
+// names as its cause are left alone.
+void MergeNeighbours(std::vector<ErrorBlock>* blocks, std::size_t gap) {
+  auto single = [](const ErrorBlock& b) {
+    return (b.kind == "error-line" || b.kind == "match" || b.kind == "gpu") && !b.matches.empty() && b.caused_by < 0;
+  };
+  std::vector<bool> is_cause(blocks->size(), false);
+  for (const auto& b : *blocks) {
+    if (b.caused_by >= 0) is_cause[static_cast<std::size_t>(b.caused_by)] = true;
+  }
+  std::vector<std::size_t> order(blocks->size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return (*blocks)[a].first_line < (*blocks)[b].first_line; });
+  std::vector<long> into(blocks->size(), -1);  // merged into which block
+  long open = -1;
+  for (std::size_t i : order) {
+    ErrorBlock& b = (*blocks)[i];
+    if (!single(b) || is_cause[i]) {
+      open = -1;
+      continue;
+    }
+    if (open >= 0) {
+      ErrorBlock& o = (*blocks)[static_cast<std::size_t>(open)];
+      if (b.first_line <= o.last_line + gap && b.matches[0].record == o.matches[0].record) {
+        o.last_line = std::max(o.last_line, b.last_line);
+        if (b.matches[0].score > o.matches[0].score) {
+          o.decisive_line = b.decisive_line;
+          o.decisive = std::move(b.decisive);
+          o.matches = std::move(b.matches);
+        }
+        into[i] = open;
+        continue;
+      }
+    }
+    open = static_cast<long>(i);
+  }
+  std::vector<long> position(blocks->size(), -1);
+  std::vector<ErrorBlock> kept;
+  for (std::size_t i = 0; i < blocks->size(); ++i) {
+    if (into[i] >= 0) continue;
+    position[i] = static_cast<long>(kept.size());
+    kept.push_back(std::move((*blocks)[i]));
+  }
+  for (auto& b : kept) {
+    if (b.caused_by >= 0) b.caused_by = position[static_cast<std::size_t>(b.caused_by)];
+  }
+  *blocks = std::move(kept);
+}
+
 // Where each line range of the structural blocks is, for placing hits.
 struct Span {
   std::size_t first, last, block;
@@ -241,6 +294,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     match::KeepBest(&candidates[i], options.match.top);
     blocks[i].matches = match::Explain(std::move(candidates[i]), options.match);
   }
+  MergeNeighbours(&blocks, options.region_gap);
   match::OrderRootFirst(kb_, &blocks);
 
   sum.blocks = blocks.size();
