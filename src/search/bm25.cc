@@ -19,17 +19,15 @@ constexpr std::size_t kMaxPrefixTerms = 64;
 Bm25Index::Bm25Index(const KnowledgeBase& kb) : kb_(&kb) {
   const auto& records = kb.records();
   doc_length_.resize(records.size());
+  postings_.reserve(records.size() * 8);
   double total = 0;
-  std::unordered_map<std::string, float> tf;
+  // Per document: its weighted words, sorted and summed, then posted once.
+  std::vector<std::pair<std::string, float>> words;
   for (uint32_t d = 0; d < records.size(); ++d) {
     const Record& r = records[d];
-    tf.clear();
-    float length = 0;
+    words.clear();
     auto add = [&](std::string_view text, float weight) {
-      for (auto& t : Tokenize(text)) {
-        tf[t] += weight;
-        length += weight;
-      }
+      for (auto& t : Tokenize(text)) words.emplace_back(std::move(t), weight);
     };
     add(r.signature, 3);
     for (const auto& a : r.aliases) add(a, 3);
@@ -39,7 +37,16 @@ Bm25Index::Bm25Index(const KnowledgeBase& kb) : kb_(&kb) {
     add(r.root_cause, 1);
     add(r.root_cause_zh, 1);
     for (const auto& w : r.workarounds_zh) add(w, 1);
-    for (auto& [term, count] : tf) postings_[term].push_back({d, count});
+    std::sort(words.begin(), words.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    float length = 0;
+    for (std::size_t i = 0; i < words.size();) {
+      std::size_t j = i;
+      float tf = 0;
+      for (; j < words.size() && words[j].first == words[i].first; ++j) tf += words[j].second;
+      length += tf;
+      postings_[std::move(words[i].first)].push_back({d, tf});
+      i = j;
+    }
     doc_length_[d] = length;
     total += length;
   }
