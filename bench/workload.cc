@@ -2,24 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "util/xorshift.h"
+
 namespace kedb::bench {
 namespace {
 
-class Rng {
- public:
-  explicit Rng(uint64_t s) : s_(s * 0x9E3779B97F4A7C15ULL + 1) {}
-  uint64_t Next() {
-    s_ ^= s_ << 13;
-    s_ ^= s_ >> 7;
-    s_ ^= s_ << 17;
-    return s_;
-  }
-  std::size_t Below(std::size_t n) { return static_cast<std::size_t>(Next() % n); }
-  double Unit() { return static_cast<double>(Next() % 1000000) / 1e6; }
-
- private:
-  uint64_t s_;
-};
+using Rng = util::XorShift;
 
 const char* kWords[] = {"model", "data", "request", "user", "file", "value", "node", "worker", "batch", "epoch",
                         "cache", "server", "client", "config", "token", "shard", "queue", "thread", "session",

@@ -1,6 +1,7 @@
 // Reading a log of any size as chunks of whole lines, in bounded memory.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <istream>
 #include <memory>
@@ -24,6 +25,25 @@ inline std::string_view LineText(std::string_view text, const std::vector<std::s
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return line;
 }
+
+// The line holding the byte that ends a match at `end` (Hyperscan reports
+// end offsets). Matches mostly arrive in order, so the line last found is
+// tried first and a binary search covers the rest.
+class LineCursor {
+ public:
+  explicit LineCursor(const std::vector<std::size_t>& starts) : starts_(starts) {}
+  std::size_t LineOfEnd(std::size_t end) {
+    std::size_t off = end > 0 ? end - 1 : 0;
+    if (!(starts_[cur_] <= off && (cur_ + 1 >= starts_.size() || off < starts_[cur_ + 1]))) {
+      cur_ = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), off) - starts_.begin()) - 1;
+    }
+    return cur_;
+  }
+
+ private:
+  const std::vector<std::size_t>& starts_;
+  std::size_t cur_ = 0;
+};
 
 // One chunk: whole lines, each starting at line_starts[i] in `text`.
 // `text` points into the chunker's buffer (no copy): it stays valid until

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "logs/line_chunker.h"
 #include "match/hs_database.h"
 
 namespace kedb::logs {
@@ -34,14 +35,8 @@ void MarkTriggerLines(std::string_view text, const std::vector<std::size_t>& sta
     flags->assign(starts.size(), 1);
     return;
   }
-  std::size_t line = 0;
-  db->Scan(text, [&](unsigned, unsigned long long end) {
-    std::size_t at = end > 0 ? end - 1 : 0;
-    if (!(starts[line] <= at && (line + 1 >= starts.size() || at < starts[line + 1]))) {
-      line = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), at) - starts.begin()) - 1;
-    }
-    (*flags)[line] = 1;
-  });
+  LineCursor lines(starts);
+  db->Scan(text, [&](unsigned, unsigned long long end) { (*flags)[lines.LineOfEnd(end)] = 1; });
 }
 
 }  // namespace kedb::logs

@@ -72,9 +72,6 @@ void SortUnique(std::vector<LineHit>* v) {
            v->end());
 }
 
-std::size_t LineOf(const std::vector<std::size_t>& starts, std::size_t offset) {
-  return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin()) - 1;
-}
 
 }  // namespace
 
@@ -285,19 +282,13 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
                       std::vector<LineHit>* hits) const {
   if (text.empty() || line_starts.empty()) return;
   const std::size_t first_hit = hits->size();
-  std::size_t cur = 0;
-  auto line_of = [&](std::size_t end) {
-    std::size_t off = end > 0 ? end - 1 : 0;
-    if (!(line_starts[cur] <= off && (cur + 1 >= line_starts.size() || off < line_starts[cur + 1]))) {
-      cur = LineOf(line_starts, off);
-    }
-    return static_cast<uint32_t>(cur);
-  };
+  logs::LineCursor fallback_lines(line_starts), literal_lines(line_starts);
+  auto line_of = [](logs::LineCursor& c, std::size_t end) { return static_cast<uint32_t>(c.LineOfEnd(end)); };
   // Candidates from the regex database and the every-line patterns: few,
   // so collected first and merged line by line with the literal hits.
   std::vector<LineHit> extra;
   if (!fallback_db_.empty()) {
-    auto on_match = [&](unsigned j, unsigned long long end) { extra.push_back({line_of(end), fallback_[j]}); };
+    auto on_match = [&](unsigned j, unsigned long long end) { extra.push_back({line_of(fallback_lines, end), fallback_[j]}); };
     if (auto clean = SanitizedUtf8(text)) {
       fallback_db_.Scan(*clean, on_match);
     } else {
@@ -332,9 +323,8 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
   uint32_t open_line = UINT32_MAX;
   std::vector<uint32_t> lits;
   std::vector<LineHit> late;
-  cur = 0;
   literal_db_.Scan(text, [&](unsigned lit, unsigned long long end) {
-    uint32_t line = line_of(end);
+    uint32_t line = line_of(literal_lines, end);
     if (line == open_line) {
       lits.push_back(lit);
     } else if (open_line != UINT32_MAX && line < open_line) {

@@ -17,8 +17,7 @@ bool LeadsTo(const Record& a, const Record& b) {
 
 }  // namespace
 
-void OrderRootFirst(const KnowledgeBase& kb, std::vector<ErrorBlock>* blocks) {
-  (void)kb;  // the records are reached through the matches
+void OrderRootFirst(std::vector<ErrorBlock>* blocks) {
   const std::size_t n = blocks->size();
   if (n == 0) return;
   std::vector<std::vector<std::size_t>> effects(n);

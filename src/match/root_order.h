@@ -17,7 +17,6 @@
 
 #include <vector>
 
-#include "kedb/knowledge_base.h"
 #include "kedb/match.h"
 
 namespace kedb::match {
@@ -25,6 +24,6 @@ namespace kedb::match {
 // Reorders `blocks` (whose caused_by index into the same vector) root first,
 // rewrites caused_by to the new positions, adds the graph's edges to
 // caused_by where a block has no cause yet, and marks the root.
-void OrderRootFirst(const KnowledgeBase& kb, std::vector<ErrorBlock>* blocks);
+void OrderRootFirst(std::vector<ErrorBlock>* blocks);
 
 }  // namespace kedb::match

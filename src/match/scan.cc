@@ -23,8 +23,6 @@ class HitRegions {
  public:
   struct Region {
     std::size_t first_line = 0, last_line = 0;
-    std::size_t best_line = 0;
-    std::string best_text;  // the best candidate's line, cleaned
     std::vector<std::pair<std::size_t, std::string>> texts;  // lines with hits, cleaned (the first 64)
     std::size_t count = 1;
     std::vector<std::pair<std::size_t, std::size_t>> repeats;
@@ -44,14 +42,7 @@ class HitRegions {
     }
     open_region_.last_line = line_no;
     if (open_region_.texts.size() < 64) open_region_.texts.emplace_back(line_no, text);
-    for (auto& c : found) {
-      if (open_region_.candidates.empty() || c.match.score > best_score_) {
-        best_score_ = c.match.score;
-        open_region_.best_line = line_no;
-        open_region_.best_text.assign(text);
-      }
-      open_region_.candidates.push_back(std::move(c));
-    }
+    for (auto& c : found) open_region_.candidates.push_back(std::move(c));
     // A long region keeps only its best candidates as it grows.
     if (open_region_.candidates.size() > 256) match::KeepBest(&open_region_.candidates, std::max<std::size_t>(top_, 64));
   }
@@ -80,7 +71,12 @@ class HitRegions {
     cs = std::move(kept);
     std::string key = open_region_.candidates.empty() ? std::string() : open_region_.candidates[0].match.record->id;
     key += '\x1f';
-    for (char c : open_region_.best_text) key += (c >= '0' && c <= '9') ? '#' : c;
+    // The best candidate's line, numbers aside, tells repeats apart.
+    for (const auto& [line, text] : open_region_.texts) {
+      if (cs.empty() || line != cs[0].match.line) continue;
+      for (char c : text) key += (c >= '0' && c <= '9') ? '#' : c;
+      break;
+    }
     if (auto it = by_key_.find(key); it != by_key_.end()) {
       Region& first = regions_[it->second];
       ++first.count;
@@ -99,7 +95,6 @@ class HitRegions {
 
   std::size_t gap_, top_;
   bool open_ = false;
-  double best_score_ = 0;
   Region open_region_;
   std::vector<Region> regions_;
   std::unordered_map<std::string, std::size_t> by_key_;
@@ -295,7 +290,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     blocks[i].matches = match::Explain(std::move(candidates[i]), options.match);
   }
   MergeNeighbours(&blocks, options.region_gap);
-  match::OrderRootFirst(kb_, &blocks);
+  match::OrderRootFirst(&blocks);
 
   sum.blocks = blocks.size();
   sum.known = static_cast<std::size_t>(

@@ -2,22 +2,15 @@
 
 #include <fmt/format.h>
 
+#include "util/xorshift.h"
+
 namespace kedb::eval {
 namespace {
 
-class Rng {
+// The wrappers' own stream, apart from the benchmark logs'.
+class Rng : public util::XorShift {
  public:
-  explicit Rng(uint64_t s) : s_(s * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL) {}
-  uint64_t Next() {
-    s_ ^= s_ << 13;
-    s_ ^= s_ >> 7;
-    s_ ^= s_ << 17;
-    return s_;
-  }
-  std::size_t Below(std::size_t n) { return static_cast<std::size_t>(Next() % n); }
-
- private:
-  uint64_t s_;
+  explicit Rng(uint64_t s) : XorShift(s, 0x632BE59BD9B4E019ULL) {}
 };
 
 const char* kModules[] = {"trainer", "data", "model", "optim", "ckpt", "metrics", "loader", "sched"};
