@@ -41,7 +41,7 @@ TEST(Search, SeedFirstInEnglishAndChinese) {
     EXPECT_GT(r.hits[0].score, r.hits[1].score) << query;
   }
   // An error code finds its records; words nobody wrote find nothing.
-  SearchResult code = engine->Search("CUBLAS_STATUS_ALLOC_FAILED", SearchOptions{.top = 3});
+  SearchResult code = engine->Search("CUBLAS_STATUS_ALLOC_FAILED", SearchOptions{.top = 3, .domain = ""});
   ASSERT_FALSE(code.hits.empty());
   EXPECT_EQ(code.hits[0].record->id, "cuda/cublas-alloc-failed");
   EXPECT_TRUE(engine->Search("zzyzx quux", SearchOptions{}).hits.empty());

@@ -12,6 +12,7 @@ namespace kedb {
 
 struct SearchOptions {
   std::size_t top = 10;
+  std::string domain;  // only records of this domain; "" for all
 };
 
 struct SearchHit {

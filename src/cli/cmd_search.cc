@@ -5,7 +5,7 @@ namespace kedb::cli {
 
 void RegisterSearch(CLI::App& app, int* exit_code) {
   struct Args {
-    std::string kb, lang = "en";
+    std::string kb, lang = "en", domain;
     std::vector<std::string> words;
     std::size_t top = 10;
     bool json = false;
@@ -17,6 +17,7 @@ void RegisterSearch(CLI::App& app, int* exit_code) {
   AddKbOption(cmd, &args->kb);
   AddLangOption(cmd, &args->lang);
   cmd->add_option("--top", args->top, "How many records to show")->check(CLI::PositiveNumber);
+  cmd->add_option("--domain", args->domain, "Only records of this domain, e.g. cuda");
   cmd->add_flag("--json", args->json, "Print one JSON object: {\"hits\":[...]}");
   cmd->footer(
       "Exit status: 0 records found, 1 none, 2 error.\nExamples:\n  kedb search batch norm epsilon zero\n"
@@ -29,7 +30,10 @@ void RegisterSearch(CLI::App& app, int* exit_code) {
     }
     std::string query;
     for (const auto& w : args->words) query += (query.empty() ? "" : " ") + w;
-    SearchResult result = engine->Search(query, SearchOptions{.top = args->top});
+    SearchOptions options;
+    options.top = args->top;
+    options.domain = args->domain;
+    SearchResult result = engine->Search(query, options);
     Lang lang = ParseLang(args->lang);
     Print(args->json ? RenderSearchJson(result, lang) : RenderSearchText(result, lang));
     *exit_code = result.hits.empty() ? kExitNothing : kExitOk;

@@ -121,8 +121,12 @@ std::vector<std::pair<std::size_t, double>> Engine::FuzzyRecords(std::string_vie
 
 SearchResult Engine::Search(std::string_view query, const SearchOptions& options) const {
   SearchResult result;
-  for (auto& h : SearchIndex().Search(query, options.top)) {
-    result.hits.push_back({&kb_.records()[h.record], h.score, std::move(h.terms)});
+  const std::size_t wanted = options.domain.empty() ? options.top : kb_.size();
+  for (auto& h : SearchIndex().Search(query, wanted)) {
+    const Record& r = kb_.records()[h.record];
+    if (!options.domain.empty() && r.domain != options.domain) continue;
+    result.hits.push_back({&r, h.score, std::move(h.terms)});
+    if (result.hits.size() >= options.top) break;
   }
   return result;
 }

@@ -138,8 +138,12 @@ class GuardedSax {
       // `position` counts the characters read; the offending token ends there.
       // Point at its first byte, where a person would look.
       // At the end of input the count includes the end itself.
+      // The lexer's token can begin before the fault ("3,\n  o" when the `o`
+      // is wrong), so only its part after the last whitespace counts.
       position = std::min(position, size_);
-      std::size_t start = position >= last_token.size() ? position - last_token.size() : 0;
+      std::string_view token = last_token;
+      if (auto ws = token.find_last_of(" \t\r\n"); ws != std::string_view::npos) token.remove_prefix(ws + 1);
+      std::size_t start = position >= token.size() ? position - token.size() : 0;
       error_ = JsonSyntaxError{start, FormatPath(paths_.path()), CleanMessage(ex.what())};
     }
     return false;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kb/stats.h"
+#include "kedb/graph.h"
 #include "kedb/knowledge_base.h"
 #include "kedb/lint.h"
 #include "kedb/record.h"
@@ -20,6 +21,22 @@ std::string RenderRecordText(const Record& record, Lang lang, const KnowledgeBas
 
 std::string RenderStatsText(const KbStats& stats);
 std::string RenderStatsJson(const KbStats& stats);
+
+// `kedb chain`: the start record, then one line per edge. JSON
+// {"id","depth","nodes":[{"id","signature","domain","known","distance"}],
+// "edges":[{"from","to","relation","probability","condition"}]}.
+std::string RenderChainText(const Chain& chain, Lang lang);
+std::string RenderChainJson(const Chain& chain, Lang lang);
+
+// Domains with their record counts, largest first. JSON
+// {"total":N,"domains":[{"domain","records"}]}.
+std::string RenderDomainsText(const KbStats& stats);
+std::string RenderDomainsJson(const KbStats& stats);
+
+// One domain's records (see RecordsInDomain). JSON {"domain","errors":[{"id",
+// "signature","resolvable","fix_success_rate","confidence"}]}.
+std::string RenderDomainRecordsText(std::string_view domain, const std::vector<const Record*>& records, Lang lang);
+std::string RenderDomainRecordsJson(std::string_view domain, const std::vector<const Record*>& records, Lang lang);
 
 // Lint findings, one per line, then counts per rule.
 std::string RenderLintText(const LintReport& report);

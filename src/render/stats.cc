@@ -29,6 +29,10 @@ std::string RenderStatsText(const KbStats& s) {
   if (s.with_confidence) {
     out += fmt::format("mean confidence {:.3f} (over {} records)\n", s.mean_confidence, s.with_confidence);
   }
+  if (s.with_fix_success_rate) {
+    out += fmt::format("mean fix success rate {:.3f} (over {} records)\n", s.mean_fix_success_rate,
+                       s.with_fix_success_rate);
+  }
   out += Histogram("by domain", s.by_domain);
   out += Histogram("by category", s.by_category, 20);
   out += Histogram("by verification tier", s.by_verification_tier);
@@ -44,6 +48,8 @@ std::string RenderStatsJson(const KbStats& s) {
   j["edges"] = s.edges;
   j["mean_confidence"] = s.mean_confidence;
   j["records_with_confidence"] = s.with_confidence;
+  j["mean_fix_success_rate"] = s.mean_fix_success_rate;
+  j["records_with_fix_success_rate"] = s.with_fix_success_rate;
   j["by_domain"] = CountsJson(s.by_domain);
   j["by_category"] = CountsJson(s.by_category);
   j["by_verification_tier"] = CountsJson(s.by_verification_tier);
