@@ -11,6 +11,9 @@ all: build
 setup:
 	@if [ "$$(id -u)" -eq 0 ]; then S=""; else S=sudo; fi; \
 	$$S apt-get update -qq && $$S apt-get install -y -qq --no-install-recommends $$(cat .ci/packages.txt)
+	@command -v node >/dev/null || { if [ "$$(id -u)" -eq 0 ]; then S=""; else S=sudo; fi; \
+	  $$S apt-get install -y -qq --no-install-recommends nodejs npm; }
+	npm ci --prefix tests/js --no-audit --no-fund --loglevel=error
 
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo

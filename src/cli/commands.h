@@ -14,5 +14,8 @@ void RegisterMatch(CLI::App& app, int* exit_code);
 void RegisterScan(CLI::App& app, int* exit_code);
 void RegisterSearch(CLI::App& app, int* exit_code);
 void RegisterCluster(CLI::App& app, int* exit_code);
+void RegisterChain(CLI::App& app, int* exit_code);
+void RegisterServe(CLI::App& app, int* exit_code);
+void RegisterMcp(CLI::App& app, int* exit_code);
 
 }  // namespace kedb::cli

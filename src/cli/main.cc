@@ -19,9 +19,12 @@ int main(int argc, char** argv) {
   kedb::cli::RegisterSearch(app, &exit_code);
   kedb::cli::RegisterCluster(app, &exit_code);
   kedb::cli::RegisterShow(app, &exit_code);
+  kedb::cli::RegisterChain(app, &exit_code);
   kedb::cli::RegisterStats(app, &exit_code);
   kedb::cli::RegisterLint(app, &exit_code);
   kedb::cli::RegisterImport(app, &exit_code);
+  kedb::cli::RegisterServe(app, &exit_code);
+  kedb::cli::RegisterMcp(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

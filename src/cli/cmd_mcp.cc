@@ -1,0 +1,36 @@
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "serve/mcp_stdio.h"
+
+namespace kedb::cli {
+
+void RegisterMcp(CLI::App& app, int* exit_code) {
+  auto kb = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand("mcp", "Serve the known errors to AI agents over MCP (stdio)");
+  AddKbOption(cmd, kb.get());
+  cmd->footer(
+      "Reads JSON-RPC messages from stdin, one per line, and answers on stdout. Tools: lookup_error, scan_log,\n"
+      "batch_lookup, get_error_detail, get_error_chain, search_errors, list_error_domains,\n"
+      "list_errors_by_domain, get_domain_stats. Records are resources at kedb://errors/{id}.\n"
+      "Example agent configuration:\n"
+      "  {\"mcpServers\": {\"kedb\": {\"command\": \"/path/to/kedb\", \"args\": [\"mcp\"]}}}");
+  cmd->callback([kb, exit_code]() {
+    std::string path = kb->empty() ? DefaultKbPath() : *kb;
+    serve::EngineSlot slot(path, DefaultCacheDir(path));
+    if (Status st = slot.Reload(); !st.ok()) {
+      PrintError(fmt::format("kedb mcp: {}\n", st.message()));
+      *exit_code = kExitError;
+      return;
+    }
+    std::ios::sync_with_stdio(false);
+    serve::McpServer server(slot);
+    serve::RunMcpStdio(server, std::cin, std::cout);
+    *exit_code = kExitOk;
+  });
+}
+
+}  // namespace kedb::cli

@@ -1,0 +1,58 @@
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "serve/http_server.h"
+
+namespace kedb::cli {
+
+void RegisterServe(CLI::App& app, int* exit_code) {
+  struct Args {
+    std::string kb, host = "127.0.0.1";
+    int port = 8080, threads = 0;
+    std::size_t max_body_mib = 16;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("serve", "Serve the HTTP API, MCP at /mcp and the web page at /");
+  AddKbOption(cmd, &args->kb);
+  cmd->add_option("--host", args->host, "Address to listen on");
+  cmd->add_option("--port", args->port, "Port; 0 picks a free one")->check(CLI::Range(0, 65535));
+  cmd->add_option("--max-body", args->max_body_mib, "Largest request body in MiB; larger ones get 413")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--threads", args->threads, "Connections served at once (default: 16 per core, at least 64)")
+      ->check(CLI::Range(0, 1024));
+  cmd->footer(
+      "Prints \"listening on http://HOST:PORT\" once ready. SIGHUP reloads the knowledge base; a broken one is\n"
+      "refused and the old one keeps serving. SIGINT or SIGTERM stops.\n"
+      "Example:\n"
+      "  kedb serve --port 8080 &\n"
+      "  curl -s localhost:8080/v1/match -d '{\"text\":\"CUDNN_STATUS_BAD_PARAM\"}'");
+  cmd->callback([args, exit_code]() {
+    std::string path = args->kb.empty() ? DefaultKbPath() : args->kb;
+    serve::EngineSlot slot(path, DefaultCacheDir(path));
+    if (Status st = slot.Reload(); !st.ok()) {
+      PrintError(fmt::format("kedb serve: {}\n", st.message()));
+      *exit_code = kExitError;
+      return;
+    }
+    serve::ServeOptions options;
+    options.host = args->host;
+    options.port = args->port;
+    options.threads = args->threads;
+    options.max_body_bytes = args->max_body_mib << 20;
+    Status st = serve::RunHttpServer(slot, options, [&](int port) {
+      std::cout << fmt::format("listening on http://{}:{}\n", args->host, port) << std::flush;
+      std::cerr << fmt::format("kedb serve: {} records from {}\n", slot.info().records, path);
+    });
+    if (!st.ok()) {
+      PrintError(fmt::format("kedb serve: {}\n", st.message()));
+      *exit_code = kExitError;
+      return;
+    }
+    *exit_code = kExitOk;
+  });
+}
+
+}  // namespace kedb::cli

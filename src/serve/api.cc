@@ -1,0 +1,218 @@
+#include "serve/api.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "serve/json_schema.h"
+#include "serve/queries.h"
+
+namespace kedb::serve {
+namespace {
+
+constexpr std::size_t kMaxTop = 100;
+
+// The JSON bodies POST /v1/match and /v1/scan accept; published the same in
+// openapi.json.
+Json BodySchema(const char* text_field) {
+  return Json{
+      {"type", "object"},
+      {"required", {text_field}},
+      {"additionalProperties", false},
+      {"properties",
+       {{text_field, {{"type", "string"}}},
+        {"top", {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxTop}}},
+        {"env", {{"type", "string"}}},
+        {"lang", {{"type", "string"}, {"enum", {"en", "zh"}}}}}}};
+}
+
+ApiReply JsonReply(int status, std::string body) {
+  ApiReply r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
+ApiReply FromAnswer(const Answer& a) {
+  switch (a.kind) {
+    case Answer::Kind::kOk: return JsonReply(200, a.json);
+    case Answer::Kind::kNotFound: return ErrorReply(404, "not_found", a.message);
+    case Answer::Kind::kInvalid: return ErrorReply(400, "bad_request", a.message);
+  }
+  return ErrorReply(500, "internal", "unreachable");
+}
+
+// Query parameters, checked: a bad value is an error, not a silent default.
+struct Params {
+  explicit Params(const ApiRequest& r) : request(r) {}
+  const ApiRequest& request;
+  std::string error;
+
+  Lang GetLang() {
+    const std::string* v = request.Param("lang");
+    if (!v || *v == "en") return Lang::kEn;
+    if (*v == "zh") return Lang::kZh;
+    Fail(fmt::format("lang: \"{}\" is not en or zh", *v));
+    return Lang::kEn;
+  }
+  std::size_t GetInt(std::string_view name, std::size_t fallback, std::size_t lo, std::size_t hi) {
+    const std::string* v = request.Param(name);
+    if (!v) return fallback;
+    std::size_t n = 0;
+    auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+    if (ec != std::errc() || end != v->data() + v->size() || n < lo || n > hi) {
+      Fail(fmt::format("{}: \"{}\" is not an integer from {} to {}", name, *v, lo, hi));
+      return fallback;
+    }
+    return n;
+  }
+  std::string GetString(std::string_view name) {
+    const std::string* v = request.Param(name);
+    return v ? *v : std::string();
+  }
+  void Fail(std::string message) {
+    if (error.empty()) error = std::move(message);
+  }
+};
+
+// curl -d sends JSON as application/x-www-form-urlencoded unless told
+// otherwise; that is too common a mistake to refuse, so it reads as JSON.
+bool IsJson(const std::string& content_type) {
+  return content_type.empty() || content_type.rfind("application/json", 0) == 0 ||
+         content_type.rfind("application/x-www-form-urlencoded", 0) == 0;
+}
+bool IsText(const std::string& content_type) { return content_type.rfind("text/plain", 0) == 0; }
+
+// POST /v1/match and /v1/scan: a JSON body, or the text itself as text/plain
+// with options in the query string (handy for curl --data-binary @log).
+ApiReply MatchOrScan(const Engine& engine, const ApiRequest& req, bool scan) {
+  const char* field = scan ? "log" : "text";
+  MatchQuery q;
+  if (IsText(req.content_type)) {
+    Params p(req);
+    q.text = req.body;
+    q.top = p.GetInt("top", scan ? 3 : 5, 1, kMaxTop);
+    q.env = p.GetString("env");
+    q.lang = p.GetLang();
+    if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
+  } else if (IsJson(req.content_type)) {
+    Json body;
+    JsonLimits limits;
+    limits.max_string_bytes = req.body.size() + 1;  // the body limit already bounds it
+    if (auto err = ParseJson(req.body, limits, &body)) {
+      LineColumn lc = OffsetToLineColumn(req.body, err->offset);
+      return ErrorReply(400, "bad_request",
+                        fmt::format("request body: line {}, column {}: {}", lc.line, lc.column, err->message));
+    }
+    if (auto err = CheckAgainstSchema(body, BodySchema(field))) {
+      return ErrorReply(400, "bad_request", "request body: " + *err);
+    }
+    q.text = body[field].get<std::string>();
+    q.top = body.value("top", scan ? 3 : 5);
+    q.env = body.value("env", "");
+    q.lang = body.value("lang", "en") == "zh" ? Lang::kZh : Lang::kEn;
+    if (const std::string* lang = req.Param("lang"); lang && *lang == "zh" && !body.contains("lang")) {
+      q.lang = Lang::kZh;
+    }
+  } else {
+    return ErrorReply(415, "unsupported_media_type",
+                      fmt::format("Content-Type \"{}\": send application/json or text/plain", req.content_type));
+  }
+  return FromAnswer(scan ? ScanLog(engine, q) : MatchText(engine, q));
+}
+
+ApiReply Healthz(const EngineSlot& slot) {
+  EngineSlot::Info info = slot.info();
+  Json j{{"status", "ok"},
+         {"records", info.records},
+         {"generation", info.generation},
+         {"loaded_at", info.loaded_at},
+         {"failed_reloads", info.failed_reloads},
+         {"last_reload_error", info.last_error}};
+  return JsonReply(200, j.dump() + "\n");
+}
+
+bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+ApiReply WrongMethod(const ApiRequest& req, const char* allow) {
+  ApiReply r = ErrorReply(405, "method_not_allowed", fmt::format("{} {}: use {}", req.method, req.path, allow));
+  r.allow = allow;
+  return r;
+}
+
+}  // namespace
+
+const std::string* ApiRequest::Param(std::string_view name) const {
+  for (const auto& [k, v] : query) {
+    if (k == name) return &v;
+  }
+  return nullptr;
+}
+
+ApiReply ErrorReply(int status, std::string_view code, std::string_view message) {
+  Json j{{"error", {{"code", code}, {"message", message}}}};
+  return JsonReply(status, j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n");
+}
+
+std::vector<ApiRoute> ApiRoutes() {
+  return {{"post", "/v1/match"},        {"post", "/v1/scan"},   {"get", "/v1/errors/{id}"},
+          {"get", "/v1/errors/{id}/chain"}, {"get", "/v1/search"}, {"get", "/v1/domains"},
+          {"get", "/v1/domains/{domain}/errors"}, {"get", "/v1/stats"}, {"get", "/healthz"}};
+}
+
+ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
+  const std::string& path = req.path;
+  if (path == "/healthz") return req.method == "GET" ? Healthz(slot) : WrongMethod(req, "GET");
+  std::shared_ptr<const Engine> engine = slot.Get();
+  if (!engine) return ErrorReply(503, "not_ready", "the knowledge base is still loading");
+  const bool get = req.method == "GET" || req.method == "HEAD";
+  Params p(req);
+
+  if (path == "/v1/match" || path == "/v1/scan") {
+    if (req.method != "POST") return WrongMethod(req, "POST");
+    return MatchOrScan(*engine, req, path == "/v1/scan");
+  }
+  if (path == "/v1/search") {
+    if (!get) return WrongMethod(req, "GET");
+    SearchQuery q;
+    q.query = p.GetString("q");
+    q.limit = p.GetInt("limit", 10, 1, kMaxTop);
+    q.domain = p.GetString("domain");
+    q.lang = p.GetLang();
+    if (q.query.find_first_not_of(" \t\r\n") == std::string::npos) p.Fail("q: give the words to search for");
+    if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
+    return FromAnswer(SearchRecords(*engine, q));
+  }
+  if (path == "/v1/domains") return get ? FromAnswer(ListDomains(*engine)) : WrongMethod(req, "GET");
+  if (path == "/v1/stats") {
+    if (!get) return WrongMethod(req, "GET");
+    return FromAnswer(Stats(*engine, p.GetString("domain")));
+  }
+  if (StartsWith(path, "/v1/domains/") && EndsWith(path, "/errors")) {
+    if (!get) return WrongMethod(req, "GET");
+    std::string domain = path.substr(12, path.size() - 12 - 7);
+    Lang lang = p.GetLang();
+    if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
+    return FromAnswer(ListDomainRecords(*engine, domain, p.GetString("sort_by"), lang));
+  }
+  if (StartsWith(path, "/v1/errors/")) {
+    if (!get) return WrongMethod(req, "GET");
+    std::string id = path.substr(11);
+    Lang lang = p.GetLang();
+    // Ids hold slashes, so ".../chain" is a chain only when the id before it
+    // names a record and the whole path does not.
+    if (EndsWith(id, "/chain") && !engine->kb().Find(id)) {
+      int depth = static_cast<int>(p.GetInt("depth", 2, 1, 5));
+      if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
+      return FromAnswer(ChainById(*engine, id.substr(0, id.size() - 6), depth, lang));
+    }
+    if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
+    return FromAnswer(RecordById(*engine, id, lang));
+  }
+  return ErrorReply(404, "not_found", fmt::format("no route for {} {}", req.method, path));
+}
+
+}  // namespace kedb::serve

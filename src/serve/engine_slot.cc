@@ -1,0 +1,46 @@
+#include "serve/engine_slot.h"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+namespace kedb::serve {
+
+EngineSlot::EngineSlot(std::string kb_path, std::string cache_dir)
+    : kb_path_(std::move(kb_path)), cache_dir_(std::move(cache_dir)) {
+  info_.kb_path = kb_path_;
+}
+
+Status EngineSlot::Reload() {
+  std::lock_guard<std::mutex> reload_lock(reload_mu_);
+  OpenOptions options;
+  options.load.strict = true;
+  options.cache_dir = cache_dir_;
+  LoadReport report;
+  auto engine = Engine::Open(kb_path_, options, &report);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!engine.ok()) {
+    ++info_.failed_reloads;
+    info_.last_error = engine.status().message();
+    return engine.status();
+  }
+  engine_ = std::move(*engine);
+  ++info_.generation;
+  info_.records = engine_->kb().size();
+  info_.loaded_at = std::chrono::duration_cast<std::chrono::seconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+  return Status::Ok();
+}
+
+std::shared_ptr<const Engine> EngineSlot::Get() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return engine_;
+}
+
+EngineSlot::Info EngineSlot::info() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return info_;
+}
+
+}  // namespace kedb::serve

@@ -1,0 +1,48 @@
+// EngineSlot: the engine a server answers from, replaced whole on reload.
+//
+// Requests take a shared_ptr to the current engine and keep it until they
+// finish, so a reload never pulls a knowledge base from under a request in
+// flight; the old engine is freed when its last request ends.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "kedb/engine.h"
+
+namespace kedb::serve {
+
+class EngineSlot {
+ public:
+  // Nothing is loaded until Reload() succeeds once.
+  EngineSlot(std::string kb_path, std::string cache_dir);
+
+  // Loads the knowledge base again, strictly: a document with an error
+  // refuses the whole new knowledge base, and the engine already serving
+  // stays. Only one reload runs at a time; requests are never blocked by it.
+  Status Reload();
+
+  // The engine now serving (nullptr before the first successful load).
+  std::shared_ptr<const Engine> Get() const;
+
+  struct Info {
+    std::string kb_path;
+    std::size_t records = 0;
+    uint64_t generation = 0;      // successful loads so far
+    int64_t loaded_at = 0;        // unix seconds of the last successful load
+    uint64_t failed_reloads = 0;  // refused since start
+    std::string last_error;       // why the last refused reload was refused
+  };
+  Info info() const;
+
+ private:
+  const std::string kb_path_, cache_dir_;
+  std::mutex reload_mu_;  // serializes Reload()
+  mutable std::mutex mu_;  // guards the fields below
+  std::shared_ptr<const Engine> engine_;
+  Info info_;
+};
+
+}  // namespace kedb::serve

@@ -1,0 +1,178 @@
+#include "serve/mcp_tools.h"
+
+#include <fmt/format.h>
+
+#include "serve/queries.h"
+
+namespace kedb::serve {
+namespace {
+
+Json LangSchema() {
+  return {{"type", "string"}, {"enum", {"en", "zh"}}, {"description", "Language of the answer: en (default) or zh"}};
+}
+Json EnvSchema() {
+  return {{"type", "string"},
+          {"description", "Your versions and OS, e.g. \"torch=2.2,cudnn=8.9,os=linux\"; ranks records that fit first"}};
+}
+Json IdSchema(const char* what) {
+  return {{"type", "string"}, {"minLength", 1}, {"description", what}};
+}
+
+Json Tool(const char* name, const char* title, const char* description, Json properties,
+          std::vector<std::string> required) {
+  Json schema{{"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
+  if (!required.empty()) schema["required"] = required;
+  return Json{{"name", name},
+              {"title", title},
+              {"description", description},
+              {"inputSchema", std::move(schema)},
+              {"annotations",
+               {{"title", title},
+                {"readOnlyHint", true},
+                {"destructiveHint", false},
+                {"idempotentHint", true},
+                {"openWorldHint", false}}}};
+}
+
+Json BuildToolList() {
+  Json tools = Json::array();
+  tools.push_back(Tool(
+      "lookup_error", "Look up an error",
+      "Identify the known errors in an error message (one line or a traceback): root cause, workarounds with "
+      "success rates, dead ends that look like fixes but fail, versions, and what it usually leads to. Use it "
+      "before trying to fix an error.",
+      {{"error_message", {{"type", "string"}, {"minLength", 1}, {"description", "The full error message"}}},
+       {"top", {{"type", "integer"}, {"minimum", 1}, {"maximum", 20}, {"description", "Matches to return (default 5)"}}},
+       {"env", EnvSchema()},
+       {"lang", LangSchema()}},
+      {"error_message"}));
+  tools.push_back(Tool(
+      "scan_log", "Scan a log",
+      "Find every known error in a whole log (CI output, a training run): error blocks root cause first, each "
+      "with its decisive line and the known errors it shows.",
+      {{"log_text", {{"type", "string"}, {"minLength", 1}, {"description", "The log text"}}},
+       {"top", {{"type", "integer"}, {"minimum", 1}, {"maximum", 20}, {"description", "Matches per block (default 3)"}}},
+       {"env", EnvSchema()},
+       {"lang", LangSchema()}},
+      {"log_text"}));
+  tools.push_back(Tool(
+      "batch_lookup", "Look up several errors",
+      "Look up several error messages at once; returns the best known error for each, in order.",
+      {{"error_messages",
+        {{"type", "array"},
+         {"items", {{"type", "string"}}},
+         {"minItems", 1},
+         {"maxItems", 100},
+         {"description", "The error messages"}}},
+       {"env", EnvSchema()},
+       {"lang", LangSchema()}},
+      {"error_messages"}));
+  tools.push_back(Tool("get_error_detail", "Get a known error",
+                       "Everything known about one error by id (e.g. cuda/cudnn-bn-epsilon-nan): root cause, every "
+                       "workaround and dead end, versions, OS notes, related errors and sources.",
+                       {{"error_id", IdSchema("The record id, e.g. cuda/cudnn-bn-epsilon-nan")}, {"lang", LangSchema()}},
+                       {"error_id"}));
+  tools.push_back(Tool(
+      "get_error_chain", "Get an error's chain",
+      "The transition graph around one error: what it leads to, what usually comes before it, and what it is "
+      "confused with. Use it to find the root of cascading failures and to predict what comes next.",
+      {{"error_id", IdSchema("The record id")},
+       {"depth", {{"type", "integer"}, {"minimum", 1}, {"maximum", 5}, {"description", "Edges to follow (default 2)"}}},
+       {"lang", LangSchema()}},
+      {"error_id"}));
+  tools.push_back(Tool(
+      "search_errors", "Search errors",
+      "Search known errors by words, in English or Chinese (BM25 over signatures, root causes, fixes and tags). "
+      "Use it for a vague description such as 'nccl timeout' rather than an exact message.",
+      {{"query", {{"type", "string"}, {"minLength", 1}, {"description", "Words to search for"}}},
+       {"domain", {{"type", "string"}, {"description", "Only this domain, e.g. cuda"}}},
+       {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"description", "Hits to return (default 10)"}}},
+       {"lang", LangSchema()}},
+      {"query"}));
+  tools.push_back(Tool("list_error_domains", "List domains", "Every domain of the knowledge base with its record count.",
+                       Json::object(), {}));
+  tools.push_back(Tool(
+      "list_errors_by_domain", "List a domain's errors", "Every known error of one domain with its fix rate.",
+      {{"domain", IdSchema("The domain, e.g. cuda")},
+       {"sort_by",
+        {{"type", "string"},
+         {"enum", {"fix_rate", "name", "confidence"}},
+         {"description", "Order: fix_rate (default), name or confidence"}}},
+       {"lang", LangSchema()}},
+      {"domain"}));
+  tools.push_back(Tool("get_domain_stats", "Domain statistics",
+                       "Counts for one domain: records, mean fix rate and confidence, resolvability, categories and "
+                       "verification tiers.",
+                       {{"domain", IdSchema("The domain, e.g. cuda")}}, {"domain"}));
+  return tools;
+}
+
+Lang LangOf(const Json& args) { return args.value("lang", "en") == "zh" ? Lang::kZh : Lang::kEn; }
+
+ToolResult FromAnswer(const Answer& a) {
+  ToolResult r;
+  if (a.kind != Answer::Kind::kOk) {
+    r.is_error = true;
+    r.text = a.message;
+    return r;
+  }
+  r.text = a.text;
+  r.structured = Json::parse(a.json, nullptr, false);
+  if (!r.structured.is_object()) r.structured = Json{{"result", std::move(r.structured)}};
+  return r;
+}
+
+}  // namespace
+
+const Json& ToolList() {
+  static const Json tools = BuildToolList();
+  return tools;
+}
+
+const Json* ToolSchema(const std::string& name) {
+  for (const Json& t : ToolList()) {
+    if (t["name"] == name) return &t["inputSchema"];
+  }
+  return nullptr;
+}
+
+ToolResult CallTool(const Engine& engine, const std::string& name, const Json& args) {
+  Lang lang = LangOf(args);
+  if (name == "lookup_error" || name == "scan_log") {
+    MatchQuery q;
+    const bool scan = name == "scan_log";
+    q.text = args[scan ? "log_text" : "error_message"].get<std::string>();
+    q.top = args.value("top", scan ? 3 : 5);
+    q.env = args.value("env", "");
+    q.lang = lang;
+    return FromAnswer(scan ? ScanLog(engine, q) : MatchText(engine, q));
+  }
+  if (name == "batch_lookup") {
+    MatchQuery q;
+    q.top = 1;
+    q.env = args.value("env", "");
+    q.lang = lang;
+    return FromAnswer(MatchEach(engine, args["error_messages"].get<std::vector<std::string>>(), q));
+  }
+  if (name == "get_error_detail") return FromAnswer(RecordById(engine, args["error_id"].get<std::string>(), lang));
+  if (name == "get_error_chain") {
+    return FromAnswer(ChainById(engine, args["error_id"].get<std::string>(), args.value("depth", 2), lang));
+  }
+  if (name == "search_errors") {
+    SearchQuery q;
+    q.query = args["query"].get<std::string>();
+    q.limit = args.value("limit", 10);
+    q.domain = args.value("domain", "");
+    q.lang = lang;
+    return FromAnswer(SearchRecords(engine, q));
+  }
+  if (name == "list_error_domains") return FromAnswer(ListDomains(engine));
+  if (name == "list_errors_by_domain") {
+    return FromAnswer(
+        ListDomainRecords(engine, args["domain"].get<std::string>(), args.value("sort_by", "fix_rate"), lang));
+  }
+  if (name == "get_domain_stats") return FromAnswer(Stats(engine, args["domain"].get<std::string>()));
+  return ToolResult{fmt::format("unknown tool \"{}\"", name), Json::object(), true};
+}
+
+}  // namespace kedb::serve

@@ -1,0 +1,31 @@
+// The MCP tools: names, input schemas and what each one does. Names and
+// argument names follow the deadends.dev MCP server where the two overlap
+// (lookup_error takes `error_message`, get_error_detail takes `error_id`,
+// ...), so an agent set up for that server works here unchanged.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kedb/engine.h"
+#include "record/json_text.h"
+
+namespace kedb::serve {
+
+struct ToolResult {
+  std::string text;  // for the model to read: the text renderer's output
+  Json structured;   // for programs: the JSON renderer's output (an object)
+  bool is_error = false;  // the tool ran but could not answer (unknown id, ...)
+};
+
+// Every tool as tools/list publishes it: {"name","title","description",
+// "inputSchema","annotations"}.
+const Json& ToolList();
+
+// The input schema of `name`, or nullptr when there is no such tool.
+const Json* ToolSchema(const std::string& name);
+
+// Runs a tool on arguments already checked against its schema.
+ToolResult CallTool(const Engine& engine, const std::string& name, const Json& arguments);
+
+}  // namespace kedb::serve

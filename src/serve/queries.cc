@@ -1,0 +1,173 @@
+#include "serve/queries.h"
+
+#include <algorithm>
+#include <streambuf>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "kb/stats.h"
+#include "kedb/graph.h"
+
+namespace kedb::serve {
+namespace {
+
+// An istream over text already in memory, without copying it.
+class ViewBuf : public std::streambuf {
+ public:
+  explicit ViewBuf(std::string_view text) {
+    char* p = const_cast<char*>(text.data());  // read-only: nothing writes through the get area
+    setg(p, p, p + text.size());
+  }
+};
+
+Answer Ok(std::string json, std::string text, bool found = true) {
+  Answer a;
+  a.json = std::move(json);
+  a.text = std::move(text);
+  a.found = found;
+  return a;
+}
+
+bool Options(const MatchQuery& q, MatchOptions* options, Answer* error) {
+  options->top = q.top;
+  auto env = ParseEnv(q.env);
+  if (!env.ok()) {
+    *error = Answer::Error(Answer::Kind::kInvalid, env.status().message());
+    return false;
+  }
+  options->env = std::move(*env);
+  return true;
+}
+
+std::string NotFoundMessage(const Engine& engine, const std::string& id) {
+  std::string msg = fmt::format("no record has the id \"{}\"", id);
+  auto similar = SimilarIds(engine, id, 5);
+  if (!similar.empty()) {
+    msg += "; did you mean ";
+    for (std::size_t i = 0; i < similar.size(); ++i) msg += (i ? ", " : "") + similar[i];
+    msg += "?";
+  }
+  return msg;
+}
+
+}  // namespace
+
+Answer Answer::Error(Kind kind, std::string message) {
+  Answer a;
+  a.kind = kind;
+  a.message = std::move(message);
+  a.found = false;
+  return a;
+}
+
+Answer MatchText(const Engine& engine, const MatchQuery& q) {
+  MatchOptions options;
+  Answer error;
+  if (!Options(q, &options, &error)) return error;
+  MatchResult result = engine.Match(q.text, options);
+  return Ok(RenderMatchJson(result, q.lang), RenderMatchText(result, q.lang), !result.matches.empty());
+}
+
+Answer ScanLog(const Engine& engine, const MatchQuery& q) {
+  ScanOptions options;
+  Answer error;
+  if (!Options(q, &options.match, &error)) return error;
+  ViewBuf buf(q.text);
+  std::istream in(&buf);
+  ScanResult result;
+  Status st = engine.Scan(in, options, &result);
+  if (!st.ok()) return Answer::Error(Answer::Kind::kInvalid, st.message());
+  return Ok(RenderScanJson(result, q.lang), RenderScanText(result, q.lang), result.summary.known > 0);
+}
+
+Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, const MatchQuery& q) {
+  MatchOptions options;
+  Answer error;
+  if (!Options(q, &options, &error)) return error;
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  std::string text;
+  bool any = false;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    MatchResult result = engine.Match(texts[i], options);
+    any |= !result.matches.empty();
+    results.push_back(nlohmann::ordered_json::parse(RenderMatchJson(result, q.lang)));
+    std::string_view head(texts[i]);
+    head = head.substr(0, head.find('\n')).substr(0, 100);
+    text += fmt::format("## {}. {}\n", i + 1, head);
+    MatchResult best = result;
+    if (best.matches.size() > 1) best.matches.resize(1);
+    text += RenderMatchText(best, q.lang) + "\n";
+  }
+  nlohmann::ordered_json out{{"results", std::move(results)}};
+  return Ok(out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n", text, any);
+}
+
+Answer RecordById(const Engine& engine, const std::string& id, Lang lang) {
+  const Record* r = engine.kb().Find(id);
+  if (!r) return Answer::Error(Answer::Kind::kNotFound, NotFoundMessage(engine, id));
+  std::string json = r->json.empty() ? FormatRecordFile(*r) : r->json;
+  return Ok(std::move(json), RenderRecordText(*r, lang, &engine.kb()));
+}
+
+Answer ChainById(const Engine& engine, const std::string& id, int depth, Lang lang) {
+  auto chain = ChainOf(engine.kb(), id, depth);
+  if (!chain) return Answer::Error(Answer::Kind::kNotFound, NotFoundMessage(engine, id));
+  return Ok(RenderChainJson(*chain, lang), RenderChainText(*chain, lang), !chain->edges.empty());
+}
+
+Answer SearchRecords(const Engine& engine, const SearchQuery& q) {
+  SearchOptions options;
+  options.top = q.limit;
+  options.domain = q.domain;
+  SearchResult result = engine.Search(q.query, options);
+  return Ok(RenderSearchJson(result, q.lang), RenderSearchText(result, q.lang), !result.hits.empty());
+}
+
+Answer ListDomains(const Engine& engine) {
+  KbStats stats = ComputeStats(engine.kb());
+  return Ok(RenderDomainsJson(stats), RenderDomainsText(stats));
+}
+
+Answer ListDomainRecords(const Engine& engine, const std::string& domain, const std::string& sort_by, Lang lang) {
+  auto order = ParseDomainOrder(sort_by.empty() ? "fix_rate" : sort_by);
+  if (!order) {
+    return Answer::Error(Answer::Kind::kInvalid,
+                         fmt::format("sort_by \"{}\" is not one of fix_rate, name, confidence", sort_by));
+  }
+  auto records = RecordsInDomain(engine.kb(), domain, *order);
+  if (records.empty()) return Answer::Error(Answer::Kind::kNotFound, fmt::format("no domain is named \"{}\"", domain));
+  return Ok(RenderDomainRecordsJson(domain, records, lang), RenderDomainRecordsText(domain, records, lang));
+}
+
+Answer Stats(const Engine& engine, const std::string& domain) {
+  KbStats stats = ComputeStats(engine.kb(), domain);
+  if (!domain.empty() && stats.records == 0) {
+    return Answer::Error(Answer::Kind::kNotFound, fmt::format("no domain is named \"{}\"", domain));
+  }
+  return Ok(RenderStatsJson(stats), RenderStatsText(stats));
+}
+
+std::vector<std::string> SimilarIds(const Engine& engine, const std::string& id, std::size_t limit) {
+  std::vector<std::string> out;
+  if (id.empty()) return out;
+  // "domain/slug" of a "domain/slug/env" id: its siblings are the best guess.
+  std::string stem = id;
+  if (std::count(stem.begin(), stem.end(), '/') >= 2) stem = stem.substr(0, stem.rfind('/'));
+  for (const Record& r : engine.kb().records()) {
+    if (out.size() >= limit) break;
+    if (r.id.rfind(stem, 0) == 0 || (id.size() >= 4 && r.id.find(id) != std::string::npos)) out.push_back(r.id);
+  }
+  if (out.empty()) {
+    // No sibling: the records whose words the id's words are ("cuda/bn-epsilon").
+    // The domain alone says little, so only the words after it count.
+    std::string words = id.substr(id.find('/') == std::string::npos ? 0 : id.find('/') + 1);
+    std::replace_if(words.begin(), words.end(), [](char c) { return c == '/' || c == '-' || c == '_'; }, ' ');
+    SearchOptions options;
+    options.top = std::min<std::size_t>(limit, 3);
+    for (const SearchHit& h : engine.Search(words, options).hits) out.push_back(h.record->id);
+  }
+  return out;
+}
+
+}  // namespace kedb::serve

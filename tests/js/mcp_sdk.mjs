@@ -1,0 +1,122 @@
+// kedb's MCP server driven by the official TypeScript SDK client, as an agent
+// would drive it: over stdio (`kedb mcp`) and over Streamable HTTP (`/mcp` on
+// `kedb serve`). Both transports must give the same answers.
+//
+// usage: node tests/js/mcp_sdk.mjs <kedb-binary> <kb-path>
+// exit:  0 passed, 1 failed, 2 bad usage, 77 skipped (SDK not installed)
+import { binaryAndKb, expect, run, skip, startServer } from './lib.mjs';
+
+const NAME = 'mcp_sdk';
+const SEED0 = 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0';
+const ID = 'cuda/cudnn-bn-epsilon-nan';
+
+let sdk;
+try {
+  sdk = {
+    ...(await import('@modelcontextprotocol/sdk/client/index.js')),
+    ...(await import('@modelcontextprotocol/sdk/client/stdio.js')),
+    ...(await import('@modelcontextprotocol/sdk/client/streamableHttp.js')),
+    ...(await import('@modelcontextprotocol/sdk/types.js')),
+  };
+} catch {
+  skip(NAME, '@modelcontextprotocol/sdk is not installed (run npm ci in tests/js)');
+}
+const { bin, kb } = binaryAndKb(NAME);
+
+// Everything an agent does in a session, checked; returns a summary that
+// must be equal across transports.
+async function exercise(client, transportName) {
+  const where = (msg) => `${transportName}: ${msg}`;
+  const version = client.getServerVersion();
+  expect(version?.name === 'kedb', where(`serverInfo.name is ${JSON.stringify(version)}`));
+
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  const want = ['batch_lookup', 'get_domain_stats', 'get_error_chain', 'get_error_detail', 'list_error_domains',
+    'list_errors_by_domain', 'lookup_error', 'scan_log', 'search_errors'];
+  expect(JSON.stringify(names) === JSON.stringify(want), where(`tools are ${names}`));
+  const lookup = tools.find((t) => t.name === 'lookup_error');
+  expect(lookup.inputSchema.required?.[0] === 'error_message', where('lookup_error does not require error_message'));
+
+  const found = await client.callTool({ name: 'lookup_error', arguments: { error_message: SEED0 } });
+  expect(!found.isError, where('lookup_error failed'));
+  expect(found.structuredContent?.matches?.[0]?.id === ID, where(`lookup_error best match is ${found.structuredContent?.matches?.[0]?.id}`));
+  expect(found.content[0].type === 'text' && found.content[0].text.includes(ID), where('lookup_error text does not name the record'));
+
+  const zh = await client.callTool({ name: 'lookup_error', arguments: { error_message: SEED0, lang: 'zh', top: 1 } });
+  expect(/[\u4e00-\u9fff]/.test(zh.content[0].text), where('lang zh gave no Chinese text'));
+
+  const log = `epoch 3 step 200 loss 0.41\nTraceback (most recent call last):\n  File "train.py", line 9, in <module>\n    model(x)\n${SEED0}\n`;
+  const scan = await client.callTool({ name: 'scan_log', arguments: { log_text: log } });
+  const root = scan.structuredContent?.blocks?.[0];
+  expect(root?.root === true && root.matches?.[0]?.id === ID, where(`scan_log root block is ${JSON.stringify(root)?.slice(0, 200)}`));
+
+  const batch = await client.callTool({ name: 'batch_lookup', arguments: { error_messages: [SEED0, 'all good, nothing failed'] } });
+  const results = batch.structuredContent?.results;
+  expect(results?.length === 2 && results[0].matches[0].id === ID && results[1].matches.length === 0,
+    where('batch_lookup did not answer each message in order'));
+
+  const detail = await client.callTool({ name: 'get_error_detail', arguments: { error_id: ID } });
+  expect(detail.structuredContent?.id === ID && detail.structuredContent?.root_cause_zh, where('get_error_detail is not the whole record'));
+
+  const chain = await client.callTool({ name: 'get_error_chain', arguments: { error_id: ID, depth: 2 } });
+  expect(chain.structuredContent?.edges?.length > 0, where('get_error_chain has no edges'));
+
+  const search = await client.callTool({ name: 'search_errors', arguments: { query: 'batch norm epsilon', limit: 3 } });
+  expect(search.structuredContent?.hits?.[0]?.id === ID, where('search_errors did not find the record first'));
+
+  const domains = await client.callTool({ name: 'list_error_domains', arguments: {} });
+  const cuda = domains.structuredContent?.domains?.find((d) => d.domain === 'cuda');
+  expect(cuda?.records > 0, where('list_error_domains lacks cuda'));
+  const inDomain = await client.callTool({ name: 'list_errors_by_domain', arguments: { domain: 'cuda', sort_by: 'name' } });
+  expect(inDomain.structuredContent?.errors?.length === cuda.records, where('list_errors_by_domain count differs from list_error_domains'));
+  const stats = await client.callTool({ name: 'get_domain_stats', arguments: { domain: 'cuda' } });
+  expect(stats.structuredContent?.records === cuda.records, where('get_domain_stats count differs'));
+
+  // A tool that runs but cannot answer says so in the result...
+  const missing = await client.callTool({ name: 'get_error_detail', arguments: { error_id: 'cuda/no-such-error' } });
+  expect(missing.isError === true, where('an unknown id is not isError'));
+  // ...while bad arguments and unknown tools are JSON-RPC errors naming the field.
+  for (const [args, fragment] of [
+    [{ name: 'lookup_error', arguments: {} }, '"error_message": is required'],
+    [{ name: 'lookup_error', arguments: { error_message: SEED0, top: 0 } }, '"top"'],
+    [{ name: 'lookup_error', arguments: { error_message: SEED0, colour: 'red' } }, '"colour": unknown field'],
+    [{ name: 'batch_lookup', arguments: { error_messages: 'one' } }, '"error_messages": must be an array'],
+    [{ name: 'no_such_tool', arguments: {} }, 'unknown tool'],
+  ]) {
+    let error = null;
+    try {
+      await client.callTool(args);
+    } catch (e) {
+      error = e;
+    }
+    expect(error instanceof sdk.McpError && error.code === sdk.ErrorCode.InvalidParams && error.message.includes(fragment),
+      where(`${JSON.stringify(args)} gave ${error} instead of invalid params mentioning ${fragment}`));
+  }
+
+  const { resources } = await client.listResources();
+  expect(resources.some((r) => r.uri === `kedb://errors/${ID}`), where('the record is not listed as a resource'));
+  const read = await client.readResource({ uri: `kedb://errors/${ID}` });
+  expect(JSON.parse(read.contents[0].text).id === ID, where('resources/read gave another record'));
+
+  await client.ping();
+  return JSON.stringify({ names, found: found.structuredContent, chain: chain.structuredContent, stats: stats.structuredContent });
+}
+
+await run(NAME, async (setServer) => {
+  // stdio, as an agent's configuration launches it.
+  const stdioClient = new sdk.Client({ name: 'kedb-test', version: '1.0.0' });
+  await stdioClient.connect(new sdk.StdioClientTransport({ command: bin, args: ['mcp', '--kb', kb], stderr: 'pipe' }));
+  const viaStdio = await exercise(stdioClient, 'stdio');
+  await stdioClient.close();
+
+  // Streamable HTTP on kedb serve.
+  const server = await startServer(bin, kb);
+  setServer(server);
+  const httpClient = new sdk.Client({ name: 'kedb-test', version: '1.0.0' });
+  await httpClient.connect(new sdk.StreamableHTTPClientTransport(new URL('/mcp', server.url)));
+  const viaHttp = await exercise(httpClient, 'http');
+  await httpClient.close();
+
+  expect(viaStdio === viaHttp, 'stdio and HTTP answered differently');
+});

@@ -1,0 +1,393 @@
+// The server layer without sockets: the HTTP API's routes and errors, the
+// MCP dispatcher, argument schemas, reloads, and the OpenAPI document held
+// to the routes. (tests/js/ drives the real binary over the wire.)
+#include <set>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "kedb/graph.h"
+#include "serve/api.h"
+#include "serve/assets.h"
+#include "serve/json_schema.h"
+#include "serve/mcp.h"
+#include "serve/mcp_tools.h"
+#include "test_util.h"
+
+namespace kedb {
+namespace {
+
+using nlohmann::json;
+using serve::ApiReply;
+using serve::ApiRequest;
+
+constexpr const char* kSeed0 =
+    "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0";
+
+// One engine on the bundled kb/, shared by the tests (loading it is the slow part).
+serve::EngineSlot& BundledSlot() {
+  static serve::EngineSlot* slot = [] {
+    auto* s = new serve::EngineSlot((testing::SourceDir() / "kb").string(), KEDB_TEST_CACHE);
+    Status st = s->Reload();
+    EXPECT_TRUE(st.ok()) << st.message();
+    return s;
+  }();
+  return *slot;
+}
+
+ApiReply Call(std::string method, std::string path, std::string body = "",
+              std::vector<std::pair<std::string, std::string>> query = {}, std::string type = "application/json") {
+  ApiRequest r;
+  r.method = std::move(method);
+  r.path = std::move(path);
+  r.query = std::move(query);
+  r.body = std::move(body);
+  r.content_type = std::move(type);
+  return serve::HandleApi(BundledSlot(), r);
+}
+
+json Body(const ApiReply& r) { return json::parse(r.body); }
+
+std::string ErrorCode(const ApiReply& r) { return Body(r)["error"]["code"].get<std::string>(); }
+
+TEST(ApiTest, MatchFindsSeedZeroFirstFromJsonOrPlainText) {
+  ApiReply r = Call("POST", "/v1/match", json{{"text", kSeed0}, {"top", 2}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  json j = Body(r);
+  ASSERT_FALSE(j["matches"].empty());
+  EXPECT_EQ(j["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_LE(j["matches"].size(), 2u);
+  EXPECT_FALSE(j["abstained"].get<bool>());
+
+  ApiReply plain = Call("POST", "/v1/match", kSeed0, {{"lang", "zh"}, {"top", "1"}}, "text/plain; charset=utf-8");
+  ASSERT_EQ(plain.status, 200) << plain.body;
+  json p = Body(plain);
+  ASSERT_EQ(p["matches"].size(), 1u);
+  EXPECT_EQ(p["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  // Chinese was asked for: the root cause comes from root_cause_zh.
+  const Record* seed = BundledSlot().Get()->kb().Find("cuda/cudnn-bn-epsilon-nan");
+  ASSERT_FALSE(seed->root_cause_zh.empty());
+  EXPECT_EQ(p["matches"][0]["root_cause"], seed->root_cause_zh);
+}
+
+TEST(ApiTest, ScanPutsTheRootBlockFirst) {
+  std::string log = testing::ReadFile(testing::SourceDir() / "examples" / "train-cudnn.log");
+  ApiReply r = Call("POST", "/v1/scan", json{{"log", log}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body.substr(0, 300);
+  json j = Body(r);
+  ASSERT_FALSE(j["blocks"].empty());
+  EXPECT_TRUE(j["blocks"][0]["root"].get<bool>());
+  EXPECT_EQ(j["blocks"][0]["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_GT(j["summary"]["lines"].get<int>(), 1000);
+}
+
+TEST(ApiTest, BadBodiesGetPreciseErrors) {
+  ApiReply r = Call("POST", "/v1/match", "{\"text\": \"a\",\n  \"top\": 3,\n  oops}");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(Body(r)["error"]["message"].get<std::string>().find("line 3"), std::string::npos) << r.body;
+
+  r = Call("POST", "/v1/match", R"({"txt": "a"})");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Body(r)["error"]["message"], "request body: \"text\": is required");
+
+  r = Call("POST", "/v1/match", R"({"text": "a", "colour": 1})");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(r.body.find("\\\"colour\\\": unknown field"), std::string::npos) << r.body;
+
+  r = Call("POST", "/v1/match", R"({"text": "a", "top": 0})");
+  EXPECT_EQ(Body(r)["error"]["message"], "request body: \"top\": must be an integer from 1 to 100");
+
+  r = Call("POST", "/v1/match", R"({"text": "a", "lang": "fr"})");
+  EXPECT_EQ(r.status, 400);
+
+  r = Call("POST", "/v1/match", R"({"text": "a", "env": "torch"})");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(r.body.find("KEY=VALUE"), std::string::npos) << r.body;
+
+  r = Call("POST", "/v1/scan", "\x01\x02", {}, "application/octet-stream");
+  EXPECT_EQ(r.status, 415);
+  EXPECT_EQ(ErrorCode(r), "unsupported_media_type");
+
+  r = Call("GET", "/v1/match");
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(r.allow, "POST");
+}
+
+TEST(ApiTest, BinaryGarbageInAPlainTextLogIsScannedNotRefused) {
+  std::string garbage = "\xff\xfe\x00\x01 not utf-8 \xc3\x28\n";
+  garbage += kSeed0;
+  ApiReply r = Call("POST", "/v1/scan", garbage, {}, "text/plain");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Body(r)["blocks"][0]["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+}
+
+TEST(ApiTest, RecordsChainsAndTheirErrors) {
+  ApiReply r = Call("GET", "/v1/errors/cuda/cudnn-bn-epsilon-nan");
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(Body(r)["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_TRUE(Body(r).contains("workarounds_zh"));  // the native record, whole
+
+  r = Call("GET", "/v1/errors/cuda/cudnn-bn-epsilon-nan/chain", "", {{"depth", "1"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  json c = Body(r);
+  EXPECT_EQ(c["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_EQ(c["nodes"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_FALSE(c["edges"].empty());
+
+  r = Call("GET", "/v1/errors/cuda/cudnn-bn-epsilon-nan/chain", "", {{"depth", "9"}});
+  EXPECT_EQ(r.status, 400);
+  r = Call("GET", "/v1/errors/cuda/zzqx-qqzz");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(ErrorCode(r), "not_found");
+  EXPECT_EQ(r.body.find("did you mean"), std::string::npos) << r.body;
+  r = Call("GET", "/v1/errors/cuda/cudnn-bn-epsilon");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_NE(r.body.find("did you mean cuda/cudnn-bn-epsilon-nan?"), std::string::npos) << r.body;
+  r = Call("GET", "/v1/errors/cuda/no-such-thing/chain");
+  EXPECT_EQ(r.status, 404);
+}
+
+TEST(ApiTest, SearchDomainsStatsAndHealth) {
+  ApiReply r = Call("GET", "/v1/search", "", {{"q", "batch norm epsilon"}, {"limit", "3"}});
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(Body(r)["hits"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_LE(Body(r)["hits"].size(), 3u);
+  r = Call("GET", "/v1/search", "", {{"q", "timeout"}, {"domain", "nccl"}});
+  for (const auto& h : Body(r)["hits"]) EXPECT_EQ(h["domain"], "nccl");
+  EXPECT_EQ(Call("GET", "/v1/search").status, 400);
+  EXPECT_EQ(Call("GET", "/v1/search", "", {{"q", "x"}, {"limit", "ten"}}).status, 400);
+
+  json d = Body(Call("GET", "/v1/domains"));
+  EXPECT_EQ(d["total"], 105);
+  EXPECT_EQ(d["domains"][0]["domain"], "cuda");
+
+  r = Call("GET", "/v1/domains/nccl/errors", "", {{"sort_by", "name"}});
+  ASSERT_EQ(r.status, 200);
+  auto errors = Body(r)["errors"];
+  EXPECT_EQ(errors.size(), 8u);
+  for (std::size_t i = 1; i < errors.size(); ++i) {
+    EXPECT_LE(errors[i - 1]["signature"].get<std::string>(), errors[i]["signature"].get<std::string>());
+  }
+  EXPECT_EQ(Call("GET", "/v1/domains/nope/errors").status, 404);
+  EXPECT_EQ(Call("GET", "/v1/domains/nccl/errors", "", {{"sort_by", "size"}}).status, 400);
+
+  EXPECT_EQ(Body(Call("GET", "/v1/stats", "", {{"domain", "jax"}}))["records"], 7);
+  EXPECT_EQ(Call("GET", "/v1/stats", "", {{"domain", "nope"}}).status, 404);
+
+  json h = Body(Call("GET", "/healthz"));
+  EXPECT_EQ(h["status"], "ok");
+  EXPECT_EQ(h["records"], 105);
+  EXPECT_EQ(Call("GET", "/v2/anything").status, 404);
+}
+
+TEST(ApiTest, OpenApiDocumentListsExactlyTheServedRoutes) {
+  const serve::Asset* doc = serve::FindAsset("/v1/openapi.json");
+  ASSERT_NE(doc, nullptr);
+  json j = json::parse(doc->body);
+  EXPECT_EQ(j["openapi"], "3.1.0");
+  std::set<std::pair<std::string, std::string>> documented, served;
+  for (const auto& [path, item] : j["paths"].items()) {
+    for (const auto& [method, _] : item.items()) documented.insert({method, path});
+  }
+  for (const auto& r : serve::ApiRoutes()) served.insert({r.method, r.path});
+  served.insert({"post", "/mcp"});
+  served.insert({"get", "/v1/openapi.json"});
+  EXPECT_EQ(documented, served);
+  ASSERT_NE(serve::FindAsset("/"), nullptr);
+  EXPECT_NE(serve::FindAsset("/")->content_type.find("text/html"), std::string::npos);
+}
+
+TEST(JsonSchemaTest, NamesTheFieldThatBreaksTheSchema) {
+  json schema = json::parse(R"({"type":"object","required":["a"],"additionalProperties":false,
+    "properties":{"a":{"type":"string","minLength":1},"n":{"type":"integer","minimum":1,"maximum":5},
+    "xs":{"type":"array","items":{"type":"string"},"maxItems":2}}})");
+  EXPECT_FALSE(serve::CheckAgainstSchema(json{{"a", "x"}, {"n", 3}}, schema));
+  EXPECT_FALSE(serve::CheckAgainstSchema(json{{"a", "x"}, {"n", 3.0}}, schema));  // 3.0 is an integer
+  EXPECT_EQ(*serve::CheckAgainstSchema(json::object(), schema), "\"a\": is required");
+  EXPECT_EQ(*serve::CheckAgainstSchema(json{{"a", ""}}, schema), "\"a\": must not be empty");
+  EXPECT_EQ(*serve::CheckAgainstSchema(json{{"a", "x"}, {"n", 2.5}}, schema), "\"n\": must be an integer from 1 to 5");
+  EXPECT_EQ(*serve::CheckAgainstSchema(json{{"a", "x"}, {"xs", {"p", 1}}}, schema), "\"xs[1]\": must be a string");
+  EXPECT_EQ(*serve::CheckAgainstSchema(json{{"a", "x"}, {"xs", {"p", "q", "r"}}}, schema),
+            "\"xs\": takes at most 2 items");
+  EXPECT_EQ(*serve::CheckAgainstSchema(json{{"a", "x"}, {"b", 1}}, schema), "\"b\": unknown field (known: a, n, xs)");
+  EXPECT_EQ(*serve::CheckAgainstSchema(json::array(), schema), "the arguments: must be an object");
+}
+
+// ---- MCP ----
+
+json Rpc(const std::string& message) {
+  serve::McpServer server(BundledSlot());
+  auto reply = server.Handle(message);
+  return reply ? json::parse(*reply) : json();
+}
+
+json CallTool(const std::string& name, json args) {
+  return Rpc(json{{"jsonrpc", "2.0"}, {"id", 7}, {"method", "tools/call"},
+                  {"params", {{"name", name}, {"arguments", std::move(args)}}}}
+                 .dump());
+}
+
+TEST(McpTest, InitializeNegotiatesTheProtocolVersion) {
+  json r = Rpc(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+  EXPECT_EQ(r["id"], 1);
+  EXPECT_EQ(r["result"]["protocolVersion"], "2025-06-18");
+  EXPECT_EQ(r["result"]["serverInfo"]["name"], "kedb");
+  EXPECT_TRUE(r["result"]["capabilities"].contains("tools"));
+  r = Rpc(R"({"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"1999-01-01"}})");
+  EXPECT_EQ(r["id"], "a");
+  EXPECT_EQ(r["result"]["protocolVersion"], serve::kMcpLatestVersion);
+  EXPECT_EQ(Rpc(R"({"jsonrpc":"2.0","id":2,"method":"ping"})")["result"], json::object());
+}
+
+TEST(McpTest, ProtocolErrorsFollowJsonRpc) {
+  EXPECT_EQ(Rpc("{not json")["error"]["code"], -32700);
+  EXPECT_EQ(Rpc(R"({"id":1,"method":"ping"})")["error"]["code"], -32600);
+  EXPECT_EQ(Rpc(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])")["error"]["code"], -32600);
+  EXPECT_EQ(Rpc(R"({"jsonrpc":"2.0","id":1,"method":"tools/nope"})")["error"]["code"], -32601);
+  // Notifications and the client's replies get no answer.
+  serve::McpServer server(BundledSlot());
+  EXPECT_FALSE(server.Handle(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"));
+  EXPECT_FALSE(server.Handle(R"({"jsonrpc":"2.0","id":5,"result":{}})"));
+}
+
+TEST(McpTest, ToolsUseTheDeadendsNamesAndSchemas) {
+  json r = Rpc(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+  std::set<std::string> names;
+  for (const auto& t : r["result"]["tools"]) {
+    names.insert(t["name"].get<std::string>());
+    EXPECT_EQ(t["inputSchema"]["type"], "object") << t["name"];
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"lookup_error", "scan_log", "batch_lookup", "get_error_detail",
+                                          "get_error_chain", "search_errors", "list_error_domains",
+                                          "list_errors_by_domain", "get_domain_stats"}));
+  EXPECT_EQ(*serve::ToolSchema("lookup_error")->at("required").begin(), "error_message");
+  EXPECT_EQ(*serve::ToolSchema("get_error_detail")->at("required").begin(), "error_id");
+  EXPECT_EQ(*serve::ToolSchema("batch_lookup")->at("required").begin(), "error_messages");
+}
+
+TEST(McpTest, EveryToolAnswers) {
+  json r = CallTool("lookup_error", {{"error_message", kSeed0}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_FALSE(r["result"]["isError"].get<bool>());
+  EXPECT_EQ(r["result"]["structuredContent"]["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_NE(r["result"]["content"][0]["text"].get<std::string>().find("cuda/cudnn-bn-epsilon-nan"), std::string::npos);
+
+  std::string log = "step 1 loss 0.3\nTraceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n" +
+                    std::string(kSeed0) + "\n";
+  r = CallTool("scan_log", {{"log_text", log}});
+  EXPECT_EQ(r["result"]["structuredContent"]["blocks"][0]["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+
+  r = CallTool("batch_lookup", {{"error_messages", {kSeed0, "nothing to see here"}}});
+  auto results = r["result"]["structuredContent"]["results"];
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0]["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_TRUE(results[1]["matches"].empty());
+
+  r = CallTool("get_error_detail", {{"error_id", "cuda/cudnn-bn-epsilon-nan"}, {"lang", "zh"}});
+  EXPECT_EQ(r["result"]["structuredContent"]["id"], "cuda/cudnn-bn-epsilon-nan");
+  r = CallTool("get_error_chain", {{"error_id", "cuda/cudnn-bn-epsilon-nan"}, {"depth", 1}});
+  EXPECT_FALSE(r["result"]["structuredContent"]["edges"].empty());
+  r = CallTool("search_errors", {{"query", "nccl timeout"}, {"domain", "nccl"}, {"limit", 2}});
+  EXPECT_EQ(r["result"]["structuredContent"]["hits"][0]["id"], "nccl/watchdog-timeout");
+  r = CallTool("list_error_domains", json::object());
+  EXPECT_EQ(r["result"]["structuredContent"]["total"], 105);
+  r = CallTool("list_errors_by_domain", {{"domain", "jax"}, {"sort_by", "confidence"}});
+  EXPECT_EQ(r["result"]["structuredContent"]["errors"].size(), 7u);
+  r = CallTool("get_domain_stats", {{"domain", "nccl"}});
+  EXPECT_EQ(r["result"]["structuredContent"]["records"], 8);
+}
+
+TEST(McpTest, BadArgumentsAreInvalidParamsAndUnknownIdsAreToolErrors) {
+  json r = CallTool("lookup_error", {{"message", "x"}});
+  EXPECT_EQ(r["error"]["code"], -32602);
+  EXPECT_EQ(r["error"]["message"], "lookup_error: \"error_message\": is required");
+  r = CallTool("lookup_error", {{"error_message", 5}});
+  EXPECT_EQ(r["error"]["code"], -32602);
+  r = CallTool("batch_lookup", {{"error_messages", json::array()}});
+  EXPECT_EQ(r["error"]["code"], -32602);
+  r = CallTool("list_errors_by_domain", {{"domain", "cuda"}, {"sort_by", "size"}});
+  EXPECT_EQ(r["error"]["code"], -32602);
+  r = CallTool("no_such_tool", json::object());
+  EXPECT_EQ(r["error"]["code"], -32602);
+  r = CallTool("get_error_detail", {{"error_id", "cuda/nope"}});
+  EXPECT_TRUE(r["result"]["isError"].get<bool>());
+  r = CallTool("get_domain_stats", {{"domain", "nope"}});
+  EXPECT_TRUE(r["result"]["isError"].get<bool>());
+}
+
+TEST(McpTest, RecordsAreResources) {
+  json r = Rpc(R"({"jsonrpc":"2.0","id":1,"method":"resources/list"})");
+  EXPECT_EQ(r["result"]["resources"].size(), 105u);
+  EXPECT_FALSE(r["result"].contains("nextCursor"));
+  r = Rpc(R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"kedb://errors/nccl/watchdog-timeout"}})");
+  json record = json::parse(r["result"]["contents"][0]["text"].get<std::string>());
+  EXPECT_EQ(record["id"], "nccl/watchdog-timeout");
+  r = Rpc(R"({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"kedb://errors/x"}})");
+  EXPECT_EQ(r["error"]["code"], -32002);
+}
+
+// ---- Reload ----
+
+TEST(ReloadTest, ABrokenKnowledgeBaseIsRefusedAndTheOldOneKeepsServing) {
+  testing::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "kb");
+  std::filesystem::copy(testing::SourceDir() / "kb" / "nccl", dir.path() / "kb" / "nccl",
+                        std::filesystem::copy_options::recursive);
+  serve::EngineSlot slot((dir.path() / "kb").string(), "-");
+  ASSERT_TRUE(slot.Reload().ok());
+  std::shared_ptr<const Engine> first = slot.Get();
+  EXPECT_EQ(first->kb().size(), 8u);
+
+  testing::WriteFile(dir.path() / "kb" / "nccl" / "broken.json", "{\"id\": \"nccl/broken\", \"signature\": ");
+  Status st = slot.Reload();
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("broken.json"), std::string::npos) << st.message();
+  EXPECT_EQ(slot.Get(), first);  // still the same engine
+  EXPECT_EQ(slot.info().generation, 1u);
+  EXPECT_EQ(slot.info().failed_reloads, 1u);
+
+  std::filesystem::remove(dir.path() / "kb" / "nccl" / "broken.json");
+  std::filesystem::remove(dir.path() / "kb" / "nccl" / "internal-error.json");
+  ASSERT_TRUE(slot.Reload().ok());
+  EXPECT_EQ(slot.Get()->kb().size(), 7u);
+  EXPECT_EQ(slot.info().generation, 2u);
+  EXPECT_EQ(first->kb().size(), 8u);  // a request holding the old engine still sees it whole
+}
+
+// ---- The transition graph ----
+
+TEST(ChainTest, WalksBothDirectionsWithinTheDepth) {
+  std::vector<Record> records;
+  records.push_back(testing::MakeRecord("t/a", "A", "a"));
+  records.push_back(testing::MakeRecord("t/b", "B", "b"));
+  records.push_back(testing::MakeRecord("t/c", "C", "c"));
+  records.push_back(testing::MakeRecord("t/d", "D", "d"));
+  records[0].transition_graph.leads_to.push_back(Edge{"t/b", false, 0.4, "under load", "", ""});
+  records[1].transition_graph.leads_to.push_back(Edge{"t/c", true, std::nullopt, "", "", ""});
+  records[3].transition_graph.frequently_confused_with.push_back(Edge{"t/a", true, std::nullopt, "", "", ""});
+  records[2].transition_graph.leads_to.push_back(Edge{"t/missing", true, std::nullopt, "", "", ""});
+  KnowledgeBase kb = KnowledgeBase::FromRecords(std::move(records));
+
+  auto one = ChainOf(kb, "t/a", 1);
+  ASSERT_TRUE(one);
+  std::set<std::string> ids;
+  for (const auto& n : one->nodes) ids.insert(n.id);
+  EXPECT_EQ(ids, (std::set<std::string>{"t/a", "t/b", "t/d"}));  // d points at a: found backwards
+  ASSERT_EQ(one->edges.size(), 2u);
+  EXPECT_EQ(one->edges[0].probability, 0.4);
+  EXPECT_EQ(one->edges[0].condition, "under load");
+
+  auto three = ChainOf(kb, "t/a", 3);
+  ids.clear();
+  for (const auto& n : three->nodes) {
+    ids.insert(n.id);
+    if (n.id == "t/missing") {
+      EXPECT_EQ(n.record, nullptr);
+    }
+  }
+  EXPECT_TRUE(ids.count("t/c") && ids.count("t/missing"));
+  EXPECT_FALSE(ChainOf(kb, "t/zzz", 2));
+}
+
+}  // namespace
+}  // namespace kedb
