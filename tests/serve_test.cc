@@ -1,9 +1,15 @@
 // The server layer without sockets: the HTTP API's routes and errors, the
 // MCP dispatcher, argument schemas, reloads, and the OpenAPI document held
 // to the routes. (tests/js/ drives the real binary over the wire.)
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <set>
 
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "kedb/graph.h"
@@ -11,6 +17,7 @@
 #include "serve/assets.h"
 #include "serve/json_schema.h"
 #include "serve/mcp.h"
+#include "serve/mcp_stdio.h"
 #include "serve/mcp_tools.h"
 #include "test_util.h"
 
@@ -387,6 +394,65 @@ TEST(ChainTest, WalksBothDirectionsWithinTheDepth) {
   }
   EXPECT_TRUE(ids.count("t/c") && ids.count("t/missing"));
   EXPECT_FALSE(ChainOf(kb, "t/zzz", 2));
+}
+
+}  // namespace
+}  // namespace kedb
+
+namespace kedb {
+namespace {
+
+TEST(McpStdioTest, OneReplyPerLineAndAnOverlongLineIsRefusedAlone) {
+  serve::McpServer server(BundledSlot());
+  std::string input = std::string(R"({"jsonrpc":"2.0","id":1,"method":"ping"})") + "\n" +
+                      R"({"jsonrpc":"2.0","method":"notifications/initialized"})" + "\r\n" + "\n" +
+                      std::string(300, 'x') + "\n" + R"({"jsonrpc":"2.0","id":2,"method":"ping"})";  // no final newline
+  std::istringstream in(input);
+  std::ostringstream out;
+  serve::RunMcpStdio(server, in, out, /*max_message_bytes=*/200);
+  std::vector<json> replies;
+  std::istringstream lines(out.str());
+  for (std::string line; std::getline(lines, line);) replies.push_back(json::parse(line));
+  ASSERT_EQ(replies.size(), 3u) << out.str();
+  EXPECT_EQ(replies[0]["id"], 1);
+  EXPECT_EQ(replies[1]["error"]["code"], -32700);
+  EXPECT_EQ(replies[2]["id"], 2);
+}
+
+}  // namespace
+}  // namespace kedb
+
+namespace kedb {
+namespace {
+
+// Two servers on one port would split its connections between them: the
+// second must fail to start instead.
+TEST(ServeCliTest, APortAlreadyServedIsRefused) {
+  int sock = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(sock, 0);
+  // As a server built on the same library would: then only the port's
+  // sharing rules keep a second server out.
+  int yes = 1;
+  ::setsockopt(sock, SOL_SOCKET, SO_REUSEPORT, &yes, sizeof(yes));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(::listen(sock, 4), 0);
+  socklen_t len = sizeof(addr);
+  ASSERT_EQ(::getsockname(sock, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  int port = ntohs(addr.sin_port);
+  // `timeout` turns a server that wrongly starts into exit 124, not a hang.
+  testing::TempDir tmp;
+  std::string cmd = fmt::format("timeout 5 '{}' serve --kb '{}' --port {} >/dev/null 2>'{}/err'", KEDB_BINARY,
+                                (testing::SourceDir() / "kb").string(), port, tmp.path().string());
+  int status = std::system(cmd.c_str());
+  testing::CommandResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = testing::ReadFile(tmp.path() / "err");
+  ::close(sock);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(fmt::format("cannot listen on 127.0.0.1:{}", port)), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -45,6 +45,7 @@ void RegisterServe(CLI::App& app, int* exit_code) {
     Status st = serve::RunHttpServer(slot, options, [&](int port) {
       std::cout << fmt::format("listening on http://{}:{}\n", args->host, port) << std::flush;
       std::cerr << fmt::format("kedb serve: {} records from {}\n", slot.info().records, path);
+      if (slot.info().records == 0) std::cerr << "kedb serve: warning: the knowledge base is empty; nothing will match\n";
     });
     if (!st.ok()) {
       PrintError(fmt::format("kedb serve: {}\n", st.message()));

@@ -1,6 +1,7 @@
 #include "serve/http_server.h"
 
 #include <pthread.h>
+#include <sys/socket.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -167,6 +168,13 @@ Status RunHttpServer(EngineSlot& slot, const ServeOptions& options, const std::f
   // Replies go out in two writes (headers, body); without TCP_NODELAY the
   // second waits for the client's delayed ACK, 40 ms a request.
   server.set_tcp_nodelay(true);
+  // The library's default adds SO_REUSEPORT, which lets a second server bind
+  // a port already served and quietly take half its connections. Only
+  // SO_REUSEADDR, so a restart still binds while old sockets linger.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   server.set_keep_alive_max_count(100);  // then the connection makes way for waiting ones
   server.set_read_timeout(30);
   server.set_write_timeout(30);
