@@ -63,6 +63,11 @@ std::shared_ptr<const Engine> OpenForMatching(const std::string& kb_path) {
     PrintError(fmt::format("kedb: {} of {} documents in {} could not be loaded; `kedb lint --kb {}` says why\n",
                            report.rejected, report.documents, path, path));
   }
+  // A command runs once and exits: freeing the engine's records and indexes
+  // at exit would cost a tenth of a cold start for nothing, so one
+  // reference is kept until the process ends.
+  static auto* kept = new std::vector<std::shared_ptr<const Engine>>();
+  kept->push_back(engine.value());
   return std::move(engine).value();
 }
 

@@ -136,6 +136,8 @@ std::string DefaultCacheDir(const std::string& kb_path) {
 KnowledgeBase KnowledgeBase::FromRecords(std::vector<Record> records, LoadReport* report) {
   LoadReport local;
   KnowledgeBase kb;
+  kb.records_.reserve(records.size());
+  kb.by_id_.reserve(records.size());
   for (auto& r : records) kb.Add(std::move(r), report ? report : &local);
   return kb;
 }

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include <algorithm>
@@ -41,24 +42,39 @@ void HashStat(const std::string& file, const struct stat& s, XXH3_state_t* st) {
 // folders), with their stat data. POSIX calls rather than
 // std::filesystem: this runs on every command, and readdir + fstatat is
 // several times faster on a 2,522-file tree.
-bool ListJsonFiles(const std::string& dir, std::vector<std::pair<std::string, struct stat>>* out, int depth = 0) {
-  if (depth > 64) return false;
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return false;
+bool ListJsonFilesAt(int dir_fd, const std::string& dir, std::vector<std::pair<std::string, struct stat>>* out,
+                     int depth) {
+  if (depth > 64 || dir_fd < 0) return false;
+  DIR* d = ::fdopendir(dir_fd);
+  if (!d) {
+    ::close(dir_fd);
+    return false;
+  }
   bool ok = true;
   while (struct dirent* e = ::readdir(d)) {
     if (e->d_name[0] == '.') continue;  // ".", "..", hidden files and folders
-    std::string path = dir + "/" + e->d_name;
+    // A folder is opened relative to its parent (no path walk from the
+    // root) and needs no stat of its own; only files are stat'ed.
+    if (e->d_type == DT_DIR) {
+      int sub = ::openat(::dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      ok = ListJsonFilesAt(sub, dir + "/" + e->d_name, out, depth + 1) && ok;
+      continue;
+    }
     struct stat s {};
     if (::fstatat(::dirfd(d), e->d_name, &s, 0) != 0) continue;  // vanished or unreadable: Load skips it too
-    if (S_ISDIR(s.st_mode)) {
-      ok = ListJsonFiles(path, out, depth + 1) && ok;
+    if (S_ISDIR(s.st_mode)) {  // a file system without d_type, or a link to a folder
+      int sub = ::openat(::dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      ok = ListJsonFilesAt(sub, dir + "/" + e->d_name, out, depth + 1) && ok;
     } else if (S_ISREG(s.st_mode) && fs::path(e->d_name).extension() == ".json") {
-      out->emplace_back(std::move(path), s);
+      out->emplace_back(dir + "/" + e->d_name, s);
     }
   }
   ::closedir(d);
   return ok;
+}
+
+bool ListJsonFiles(const std::string& dir, std::vector<std::pair<std::string, struct stat>>* out) {
+  return ListJsonFilesAt(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC), dir, out, 0);
 }
 
 // --- writing ---------------------------------------------------------------

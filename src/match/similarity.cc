@@ -43,29 +43,54 @@ std::vector<std::string> SignatureIndex::Tokens(std::string_view text) {
 }
 
 SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
-  std::unordered_map<std::string, std::size_t> df;
-  df.reserve(kb.size() * 4);
-  signature_tokens_.reserve(kb.size());
-  domains_.reserve(kb.size());
-  signature_weight_.reserve(kb.size());
+  const std::size_t n_records = kb.size();
+  std::vector<uint32_t> df;
+  sig_begin_.reserve(n_records + 1);
+  domains_.reserve(n_records);
+  signature_weight_.reserve(n_records);
+  ids_.reserve(n_records * 4);
+  std::vector<uint32_t> ids;
+  std::string word;
+  auto add_words = [&](std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && !WordByte(static_cast<unsigned char>(text[i]))) ++i;
+      std::size_t b = i;
+      while (i < text.size() && WordByte(static_cast<unsigned char>(text[i]))) ++i;
+      if (i <= b + 1 || i - b > 64) continue;  // as Tokens()
+      word.assign(text.substr(b, i - b));
+      for (char& c : word) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+      }
+      auto [it, fresh] = ids_.try_emplace(word, static_cast<uint32_t>(ids_.size()));
+      if (fresh) df.push_back(0);
+      ids.push_back(it->second);
+    }
+  };
   for (const Record& r : kb.records()) {
-    std::string text = r.signature;
-    for (const auto& a : r.aliases) text += "\n" + a;
-    signature_tokens_.push_back(Tokens(text));
-    for (const auto& t : signature_tokens_.back()) ++df[t];
+    ids.clear();
+    add_words(r.signature);
+    for (const auto& a : r.aliases) add_words(a);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    sig_begin_.push_back(static_cast<uint32_t>(sig_ids_.size()));
+    sig_ids_.insert(sig_ids_.end(), ids.begin(), ids.end());
+    for (uint32_t id : ids) ++df[id];
     std::string domain = r.domain;
     for (char& c : domain) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     domains_.push_back(std::move(domain));
   }
-  double n = static_cast<double>(std::max<std::size_t>(kb.size(), 1));
-  idf_.reserve(df.size());
-  postings_.reserve(df.size());
-  for (const auto& [t, d] : df) idf_[t] = std::log(1 + n / static_cast<double>(d));
+  sig_begin_.push_back(static_cast<uint32_t>(sig_ids_.size()));
+  double n = static_cast<double>(std::max<std::size_t>(n_records, 1));
+  idf_.resize(df.size());
+  for (std::size_t t = 0; t < df.size(); ++t) idf_[t] = std::log(1 + n / static_cast<double>(df[t]));
   unknown_idf_ = std::log(1 + n);
-  const std::size_t max_df = MaxCandidateDf(kb.size());
-  for (uint32_t i = 0; i < signature_tokens_.size(); ++i) {
+  const std::size_t max_df = MaxCandidateDf(n_records);
+  postings_.resize(df.size());
+  for (uint32_t i = 0; i < n_records; ++i) {
     double w = 0;
-    for (const auto& t : signature_tokens_[i]) {
+    for (uint32_t k = sig_begin_[i]; k < sig_begin_[i + 1]; ++k) {
+      uint32_t t = sig_ids_[k];
       w += idf_[t];
       if (df[t] <= max_df) postings_[t].push_back(i);
     }
@@ -73,31 +98,31 @@ SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
   }
 }
 
-double SignatureIndex::Idf(const std::string& token) const {
-  auto it = idf_.find(token);
-  return it == idf_.end() ? unknown_idf_ : it->second;
-}
-
 LineWords SignatureIndex::Words(std::string_view text) const {
   LineWords w;
   w.tokens = Tokens(text);
   w.idf.reserve(w.tokens.size());
   for (const auto& t : w.tokens) {
-    w.idf.push_back(Idf(t));
-    w.weight += w.idf.back();
+    auto it = ids_.find(std::string_view(t));
+    double idf = it == ids_.end() ? unknown_idf_ : idf_[it->second];
+    if (it != ids_.end()) w.known.emplace_back(it->second, idf);
+    w.idf.push_back(idf);
+    w.weight += idf;
   }
+  std::sort(w.known.begin(), w.known.end());
   return w;
 }
 
 double SignatureIndex::Similarity(const LineWords& words, std::size_t i) const {
-  const auto& sig = signature_tokens_[i];
-  if (sig.empty() || words.tokens.empty()) return 0;
-  // Both lists are sorted: one merge pass.
+  const uint32_t* s = sig_ids_.data() + sig_begin_[i];
+  const uint32_t* end = sig_ids_.data() + sig_begin_[i + 1];
+  if (s == end || words.tokens.empty()) return 0;
+  // Both lists are sorted ids: one merge pass.
   double shared = 0;
-  auto s = sig.begin();
-  for (std::size_t k = 0; k < words.tokens.size() && s != sig.end(); ++k) {
-    s = std::lower_bound(s, sig.end(), words.tokens[k]);
-    if (s != sig.end() && *s == words.tokens[k]) shared += words.idf[k];
+  for (const auto& [id, idf] : words.known) {
+    s = std::lower_bound(s, end, id);
+    if (s == end) break;
+    if (*s == id) shared += idf;
   }
   if (shared <= 0) return 0;
   double recall = shared / signature_weight_[i];
@@ -117,13 +142,10 @@ std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const LineWo
   const double line_weight = words.weight;
   thread_local std::vector<double> shared;
   thread_local std::vector<uint32_t> touched;
-  shared.assign(signature_tokens_.size(), 0);
+  shared.assign(signature_weight_.size(), 0);
   touched.clear();
-  for (std::size_t j = 0; j < words.tokens.size(); ++j) {
-    auto it = postings_.find(words.tokens[j]);
-    if (it == postings_.end()) continue;
-    double idf = words.idf[j];
-    for (uint32_t r : it->second) {
+  for (const auto& [id, idf] : words.known) {
+    for (uint32_t r : postings_[id]) {
       if (shared[r] == 0) touched.push_back(r);
       shared[r] += idf;
     }

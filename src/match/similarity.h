@@ -26,6 +26,9 @@ struct LineWords {
   std::vector<std::string> tokens;  // as SignatureIndex::Tokens
   std::vector<double> idf;          // per token
   double weight = 0;                // sum of idf
+  // The tokens some signature has, as the index's ids, ascending, with
+  // their idf: what similarity is computed from.
+  std::vector<std::pair<uint32_t, double>> known;
 };
 
 class SignatureIndex {
@@ -51,13 +54,20 @@ class SignatureIndex {
                                                       double min_similarity) const;
 
  private:
-  double Idf(const std::string& token) const;
-
-  std::vector<std::vector<std::string>> signature_tokens_;  // per record, sorted
-  std::vector<double> signature_weight_;                    // sum of idf per record
-  std::vector<std::string> domains_;                        // per record, lower case
-  std::unordered_map<std::string, double> idf_;
-  std::unordered_map<std::string, std::vector<uint32_t>> postings_;
+  // Tokens are interned: every word of every signature gets an id, and a
+  // signature is its sorted ids. Building and comparing then costs integer
+  // work instead of a string per word (this index is built at every start).
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids_;
+  std::vector<double> idf_;                   // by token id
+  std::vector<uint32_t> sig_ids_;             // every record's ids, record after record
+  std::vector<uint32_t> sig_begin_;           // record i's ids: [sig_begin_[i], sig_begin_[i + 1])
+  std::vector<double> signature_weight_;      // sum of idf per record
+  std::vector<std::string> domains_;          // per record, lower case
+  std::vector<std::vector<uint32_t>> postings_;  // by token id; empty for common words
   double unknown_idf_ = 1;  // idf of a word no signature has
 };
 
