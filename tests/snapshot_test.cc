@@ -68,9 +68,18 @@ TEST(Snapshot, ChangedOrDamagedSourceIsReloaded) {
   auto first = Engine::Open(kb.path().string(), options);
   ASSERT_TRUE(first.ok()) << first.status().message();
   EXPECT_FALSE((*first)->Match("the widget exploded", {}).matches.empty());
+  // The snapshot just written is the one read early on the next start.
+  auto latest = LatestSnapshot(cache.path().string(), kb.path().string());
+  ASSERT_TRUE(latest.has_value());
+  EXPECT_EQ(latest->second, SnapshotKey(kb.path().string(), LoadOptions{}));
+  EXPECT_EQ(latest->first, SnapshotPath(cache.path().string(), kb.path().string(), latest->second));
 
   // An edit (the file's size and time change) is seen at once.
   write("gadget exploded");
+  // The stale snapshot is still the latest, and is read early: it must be
+  // thrown away once the listing gives the new key.
+  EXPECT_NE(LatestSnapshot(cache.path().string(), kb.path().string())->second,
+            SnapshotKey(kb.path().string(), LoadOptions{}));
   auto second = Engine::Open(kb.path().string(), options);
   ASSERT_TRUE(second.ok());
   EXPECT_EQ((*second)->kb().records()[0].regex, "gadget exploded");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -108,9 +109,25 @@ Result<KnowledgeBase> KnowledgeBase::Load(const std::string& path, const LoadOpt
 Result<KnowledgeBase> KnowledgeBase::LoadCached(const std::string& path, const LoadOptions& options,
                                                const std::string& cache_dir, LoadReport* report) {
   std::optional<uint64_t> key;
-  if (!cache_dir.empty()) key = SnapshotKey(path, options);
-  if (key) {
-    if (auto kb = LoadSnapshot(SnapshotPath(cache_dir, path, *key), *key, report)) return std::move(*kb);
+  if (!cache_dir.empty()) {
+    // Proving the snapshot fresh means listing every source file, which on
+    // a tree of thousands of folders costs as much as reading the snapshot;
+    // the two run side by side, and the snapshot read is kept only when its
+    // key turns out to be the current one.
+    auto listing = std::async(std::launch::async, [&] { return SnapshotKey(path, options); });
+    std::optional<KnowledgeBase> early;
+    LoadReport early_report;
+    auto latest = LatestSnapshot(cache_dir, path);
+    if (latest) early = LoadSnapshot(latest->first, latest->second, &early_report);
+    key = listing.get();
+    if (key && early && *key == latest->second) {
+      if (report) *report = std::move(early_report);
+      return std::move(*early);
+    }
+    early.reset();
+    if (key) {
+      if (auto kb = LoadSnapshot(SnapshotPath(cache_dir, path, *key), *key, report)) return std::move(*kb);
+    }
   }
   LoadReport local;
   LoadReport* rep = report ? report : &local;

@@ -7,6 +7,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <charconv>
 #include <ctime>
 #include <cstring>
 #include <filesystem>
@@ -302,6 +303,26 @@ std::string SnapshotPrefix(const std::string& path) {
 
 std::string SnapshotPath(const std::string& cache_dir, const std::string& path, uint64_t key) {
   return (fs::path(cache_dir) / fmt::format("{}{:016x}.bin", SnapshotPrefix(path), key)).string();
+}
+
+std::optional<std::pair<std::string, uint64_t>> LatestSnapshot(const std::string& cache_dir, const std::string& path) {
+  const std::string prefix = SnapshotPrefix(path);
+  DIR* d = ::opendir(cache_dir.c_str());
+  if (!d) return std::nullopt;
+  std::optional<std::pair<std::string, uint64_t>> found;
+  while (struct dirent* e = ::readdir(d)) {
+    std::string_view name = e->d_name;
+    // "kb-<path hash>-<16 hex digits>.bin"
+    if (name.size() != prefix.size() + 20 || name.substr(0, prefix.size()) != prefix || !name.ends_with(".bin")) continue;
+    uint64_t key = 0;
+    auto hex = name.substr(prefix.size(), 16);
+    auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), key, 16);
+    if (ec != std::errc() || end != hex.data() + hex.size()) continue;
+    found.emplace((fs::path(cache_dir) / std::string(name)).string(), key);
+    break;
+  }
+  ::closedir(d);
+  return found;
 }
 
 bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb, const LoadReport& report) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "kedb/knowledge_base.h"
 
@@ -33,6 +34,12 @@ bool SourceSettled(const std::string& path);
 // The snapshot file for the knowledge base at `path` with `key` in
 // `cache_dir`: "kb-<hash of path>-<key>.bin".
 std::string SnapshotPath(const std::string& cache_dir, const std::string& path, uint64_t key);
+
+// The snapshot kept for the knowledge base at `path` in `cache_dir`,
+// whatever its key (older ones are pruned, so there is at most one), and
+// the key its name carries; nullopt when there is none. Lets the snapshot
+// be read while the source is still being listed for the current key.
+std::optional<std::pair<std::string, uint64_t>> LatestSnapshot(const std::string& cache_dir, const std::string& path);
 
 // Writes a snapshot and deletes older snapshots of the same knowledge base;
 // false when it cannot (a missing snapshot only costs time).

@@ -2,6 +2,7 @@
 
 
 #include <algorithm>
+#include <future>
 #include <map>
 
 #include <fmt/format.h>
@@ -35,10 +36,14 @@ Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb
   std::vector<std::string> patterns;
   patterns.reserve(engine->kb_.size());
   for (const Record& r : engine->kb_.records()) patterns.push_back(r.regex);
+  // The signature index needs only the records: it is built on the other
+  // core while the pattern database loads (or compiles).
+  auto signatures = std::async(std::launch::async,
+                               [&kb = engine->kb_] { return std::make_unique<match::SignatureIndex>(kb); });
   auto set = match::PatternSet::Build(std::move(patterns), cache_dir);
+  engine->signatures_ = signatures.get();
   if (!set.ok()) return set.status();
   engine->patterns_ = std::move(set).value();
-  engine->signatures_ = std::make_unique<match::SignatureIndex>(engine->kb_);
   return std::shared_ptr<const Engine>(std::move(engine));
 }
 
