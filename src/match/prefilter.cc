@@ -15,6 +15,12 @@ constexpr std::string_view kCommonWords[] = {
     "line", "time", "timeout", "server", "client", "user", "data", "value", "true", "false", "null",
     "none", "test", "build", "step", "epoch", "loss", "config", "status", "code", "version", "read",
     "write", "open", "close", "start", "stop", "run", "running", "process", "thread", "memory",
+    // Generic nouns of systems software: a pattern whose only factor is one
+    // of them sends a large share of any service's log to confirmation.
+    "session", "token", "cache", "device", "stream", "queue", "buffer", "index", "layer", "tensor",
+    "model", "node", "worker", "batch", "shard", "task", "service", "job", "pod", "container", "image",
+    "network", "connection", "module", "object", "type", "name", "path", "key", "port", "host",
+    "message", "event", "state", "size", "input", "output", "result", "table", "query", "update",
 };
 
 bool IsCommonWord(std::string_view lit) {

@@ -22,6 +22,6 @@ std::vector<std::string> ChooseFactor(const PatternInfo& info);
 
 // Names the choices ChooseFactor makes; part of the prefilter cache key, so
 // that changing them can never reuse a database built under the old ones.
-inline constexpr char kFactorPolicy[] = "factor-v4:min-weight-2.5:common-words/4:uncased-scripts:choices:identifier-tokens";
+inline constexpr char kFactorPolicy[] = "factor-v5:min-weight-2.5:common-words-v2/4:uncased-scripts:choices:identifier-tokens";
 
 }  // namespace kedb::match
