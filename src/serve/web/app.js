@@ -301,9 +301,13 @@ async function renderRecord(v, id, gen) {
     Array.isArray(rec.versions) && rec.versions.length ? [h('h2', null, t('rec.versions')), versionsTable(rec.versions)] : null,
     os.length ? [h('h2', null, t('rec.os')), h('dl', { class: 'meta os' },
       os.map(([k, x]) => [h('dt', null, k), h('dd', null, typeof x === 'string' ? x : JSON.stringify(x))]))] : null,
+    // Only web links become links: a record is data, and a javascript: URL
+    // in it must not run in the reader's page.
     present(rec.official_doc_url) ? [h('h2', null, t('rec.doc')), h('p', null,
-      h('a', { href: rec.official_doc_url, rel: 'noopener noreferrer', target: '_blank', testid: 'doc-link' },
-        rec.official_doc_section || rec.official_doc_url))] : null,
+      /^https?:\/\//i.test(rec.official_doc_url)
+        ? h('a', { href: rec.official_doc_url, rel: 'noopener noreferrer', target: '_blank', testid: 'doc-link' },
+          rec.official_doc_section || rec.official_doc_url)
+        : rec.official_doc_url)] : null,
     Array.isArray(rec.tags) && rec.tags.length ? h('p', { class: 'tags' }, h('span', { class: 'muted' }, t('rec.tags'), t('colon')),
       rec.tags.map((g) => h('a', { class: 'badge', href: '#/search?' + query({ q: g }) }, g))) : null));
   document.title = rec.id + ' — kedb';
