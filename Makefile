@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 KEDB = ./$(BUILD)/kedb
 
-.PHONY: all build test demo bench setup clean
+.PHONY: all build test demo serve bench setup clean
 
 all: build
 
@@ -40,6 +40,10 @@ demo: build
 	$(KEDB) show cuda/cudnn-bn-epsilon-nan
 	@echo
 	$(KEDB) stats
+
+# The HTTP API, MCP at /mcp and the web page, on http://127.0.0.1:8080/.
+serve: build
+	$(KEDB) serve --port 8080
 
 # Matching and scanning benchmarks, with in-process baselines, then the
 # command-line comparison against ripgrep.
