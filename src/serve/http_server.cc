@@ -74,14 +74,26 @@ void Send(httplib::Response& res, const ApiReply& reply) {
   res.set_content(reply.body, reply.content_type.c_str());
 }
 
-ApiRequest ToApiRequest(const httplib::Request& req) {
+ApiRequest ToApiRequest(const httplib::Request& req, std::string body = {}) {
   ApiRequest r;
   r.method = req.method;
   r.path = req.path;
   for (const auto& [k, v] : req.params) r.query.emplace_back(k, v);
   r.content_type = req.get_header_value("Content-Type");
-  r.body = req.body;
+  r.body = body.empty() ? req.body : std::move(body);
   return r;
+}
+
+// Bodies are read through a content reader rather than by the library: it
+// would refuse an application/x-www-form-urlencoded body over 8 KiB with
+// 413 (curl -d sends that type), and parse it as a form. The body limit
+// (--max-body) still applies while reading; false when the read failed, and
+// then the library has set the status.
+bool ReadBody(const httplib::ContentReader& reader, std::string* body) {
+  return reader([&](const char* data, std::size_t n) {
+    body->append(data, n);
+    return true;
+  });
 }
 
 // The Streamable HTTP transport asks servers to refuse pages from other
@@ -99,7 +111,7 @@ bool OriginAllowed(const httplib::Request& req) {
   return o == "localhost" || o == "127.0.0.1" || o == "[::1]" || o == strip(host);
 }
 
-void HandleMcp(const McpServer& mcp, const httplib::Request& req, httplib::Response& res) {
+void HandleMcp(const McpServer& mcp, const httplib::Request& req, httplib::Response& res, std::string_view body) {
   if (!OriginAllowed(req)) {
     Send(res, ErrorReply(403, "forbidden_origin", "Origin is not this server"));
     return;
@@ -116,7 +128,7 @@ void HandleMcp(const McpServer& mcp, const httplib::Request& req, httplib::Respo
     Send(res, ErrorReply(400, "bad_request", fmt::format("MCP-Protocol-Version {} is not supported", version)));
     return;
   }
-  std::optional<std::string> reply = mcp.Handle(req.body);
+  std::optional<std::string> reply = mcp.Handle(body);
   if (!reply) {
     res.status = 202;  // a notification or a reply: accepted, nothing to say
     return;
@@ -181,6 +193,12 @@ Status RunHttpServer(EngineSlot& slot, const ServeOptions& options, const std::f
 
   McpServer mcp(slot);
   auto api = [&slot](const httplib::Request& req, httplib::Response& res) { Send(res, HandleApi(slot, ToApiRequest(req))); };
+  auto api_with_body = [&slot](const httplib::Request& req, httplib::Response& res,
+                               const httplib::ContentReader& reader) {
+    std::string body;
+    if (!ReadBody(reader, &body)) return;
+    Send(res, HandleApi(slot, ToApiRequest(req, std::move(body))));
+  };
   auto asset_or_api = [&slot](const httplib::Request& req, httplib::Response& res) {
     if (const Asset* a = FindAsset(req.path)) {
       res.set_content(std::string(a->body), std::string(a->content_type).c_str());
@@ -189,15 +207,20 @@ Status RunHttpServer(EngineSlot& slot, const ServeOptions& options, const std::f
     }
     Send(res, HandleApi(slot, ToApiRequest(req)));
   };
-  auto mcp_handler = [&mcp](const httplib::Request& req, httplib::Response& res) { HandleMcp(mcp, req, res); };
-  server.Post("/mcp", mcp_handler);
-  server.Get("/mcp", mcp_handler);
-  server.Delete("/mcp", mcp_handler);
+  auto mcp_post = [&mcp](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+    std::string body;
+    if (!ReadBody(reader, &body)) return;
+    HandleMcp(mcp, req, res, body);
+  };
+  auto mcp_other = [&mcp](const httplib::Request& req, httplib::Response& res) { HandleMcp(mcp, req, res, req.body); };
+  server.Post("/mcp", mcp_post);
+  server.Get("/mcp", mcp_other);
+  server.Delete("/mcp", mcp_other);
   server.Get(".*", asset_or_api);
-  server.Post(".*", api);
-  server.Put(".*", api);
+  server.Post(".*", api_with_body);
+  server.Put(".*", api_with_body);
   server.Delete(".*", api);
-  server.Patch(".*", api);
+  server.Patch(".*", api_with_body);
   // Errors the library answers itself (413 past the body limit, 400 for a
   // malformed request line) still get a JSON body like every other error.
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {

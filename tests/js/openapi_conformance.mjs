@@ -101,6 +101,13 @@ await run(NAME, async (setServer) => {
     if (status >= 400) expect(typeof body?.error?.message === 'string' && body.error.message.length > 0, `${label}: no error message`);
   }
 
+  // curl -d sends JSON labelled as a form; a long one (past the HTTP
+  // library's own 8 KiB form limit) must still be read as JSON.
+  const longText = `${'a line of noise before the error\n'.repeat(600)}CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0`;
+  const form = await post('/v1/match', JSON.stringify({ text: longText, top: 1 }), 'application/x-www-form-urlencoded');
+  expect(form.status === 200, `a 20 KB JSON body sent as a form got ${form.status}`);
+  expect((await form.json()).matches?.[0]?.id === 'cuda/cudnn-bn-epsilon-nan', 'a JSON body sent as a form was not matched');
+
   // Outside the document: an unknown path and a wrong method still answer JSON.
   const unknown = await fetch(new URL('/v2/nothing', server.url));
   expect(unknown.status === 404 && (await unknown.json()).error.code === 'not_found', 'unknown path is not a JSON 404');
