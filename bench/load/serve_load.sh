@@ -6,7 +6,7 @@
 # (apt-get install wrk). Usage: bash bench/load/serve_load.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-KEDB=./build/kedb
+KEDB=${KEDB:-./build/kedb}
 SECONDS_PER_RUN=${1:-15}
 CONNECTIONS=${CONNECTIONS:-16}
 CORPUS=${KEDB_CORPUS:-../shared/corpora/deadends/canons}

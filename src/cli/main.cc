@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -37,7 +38,10 @@ void PrepareHeap() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  PrepareHeap();
+  // Only for commands that start, answer and exit: the servers start once,
+  // and there a heap kept whole in 2 MiB pages would only cost memory.
+  const std::string_view command = argc > 1 ? argv[1] : "";
+  if (command != "serve" && command != "mcp") PrepareHeap();
   std::signal(SIGPIPE, SIG_IGN);  // `kedb ... | head` must not die mid-write
   CLI::App app{"kedb: find known errors in text and logs, and say what fixes them", "kedb"};
   app.require_subcommand(1);
