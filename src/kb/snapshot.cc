@@ -55,15 +55,15 @@ bool ListJsonFilesAt(int dir_fd, const std::string& dir, std::vector<std::pair<s
   while (struct dirent* e = ::readdir(d)) {
     if (e->d_name[0] == '.') continue;  // ".", "..", hidden files and folders
     // A folder is opened relative to its parent (no path walk from the
-    // root) and needs no stat of its own; only files are stat'ed.
-    if (e->d_type == DT_DIR) {
-      int sub = ::openat(::dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      ok = ListJsonFilesAt(sub, dir + "/" + e->d_name, out, depth + 1) && ok;
-      continue;
-    }
+    // root) and needs no stat of its own; only files are stat'ed. Without
+    // d_type (some file systems), or for a link, the stat tells.
     struct stat s {};
-    if (::fstatat(::dirfd(d), e->d_name, &s, 0) != 0) continue;  // vanished or unreadable: Load skips it too
-    if (S_ISDIR(s.st_mode)) {  // a file system without d_type, or a link to a folder
+    bool folder = e->d_type == DT_DIR;
+    if (!folder) {
+      if (::fstatat(::dirfd(d), e->d_name, &s, 0) != 0) continue;  // vanished or unreadable: Load skips it too
+      folder = S_ISDIR(s.st_mode);
+    }
+    if (folder) {
       int sub = ::openat(::dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       ok = ListJsonFilesAt(sub, dir + "/" + e->d_name, out, depth + 1) && ok;
     } else if (S_ISREG(s.st_mode) && fs::path(e->d_name).extension() == ".json") {

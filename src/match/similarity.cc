@@ -101,12 +101,10 @@ SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
 LineWords SignatureIndex::Words(std::string_view text) const {
   LineWords w;
   w.tokens = Tokens(text);
-  w.idf.reserve(w.tokens.size());
   for (const auto& t : w.tokens) {
     auto it = ids_.find(std::string_view(t));
     double idf = it == ids_.end() ? unknown_idf_ : idf_[it->second];
     if (it != ids_.end()) w.known.emplace_back(it->second, idf);
-    w.idf.push_back(idf);
     w.weight += idf;
   }
   std::sort(w.known.begin(), w.known.end());

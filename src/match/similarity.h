@@ -24,8 +24,7 @@ namespace kedb::match {
 // every record the line is compared with.
 struct LineWords {
   std::vector<std::string> tokens;  // as SignatureIndex::Tokens
-  std::vector<double> idf;          // per token
-  double weight = 0;                // sum of idf
+  double weight = 0;                // sum of the tokens' idf
   // The tokens some signature has, as the index's ids, ascending, with
   // their idf: what similarity is computed from.
   std::vector<std::pair<uint32_t, double>> known;

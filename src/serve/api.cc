@@ -91,7 +91,7 @@ ApiReply MatchOrScan(const Engine& engine, const ApiRequest& req, bool scan) {
   if (IsText(req.content_type)) {
     Params p(req);
     q.text = req.body;
-    q.top = p.GetInt("top", scan ? 3 : 5, 1, kMaxTop);
+    q.top = p.GetInt("top", scan ? kScanTop : kMatchTop, 1, kMaxTop);
     q.env = p.GetString("env");
     q.lang = p.GetLang();
     if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
@@ -108,7 +108,7 @@ ApiReply MatchOrScan(const Engine& engine, const ApiRequest& req, bool scan) {
       return ErrorReply(400, "bad_request", "request body: " + *err);
     }
     q.text = body[field].get<std::string>();
-    q.top = body.value("top", scan ? 3 : 5);
+    q.top = body.value("top", scan ? kScanTop : kMatchTop);
     q.env = body.value("env", "");
     q.lang = body.value("lang", "en") == "zh" ? Lang::kZh : Lang::kEn;
     if (const std::string* lang = req.Param("lang"); lang && *lang == "zh" && !body.contains("lang")) {

@@ -142,7 +142,7 @@ ToolResult CallTool(const Engine& engine, const std::string& name, const Json& a
     MatchQuery q;
     const bool scan = name == "scan_log";
     q.text = args[scan ? "log_text" : "error_message"].get<std::string>();
-    q.top = args.value("top", scan ? 3 : 5);
+    q.top = args.value("top", scan ? kScanTop : kMatchTop);
     q.env = args.value("env", "");
     q.lang = lang;
     return FromAnswer(scan ? ScanLog(engine, q) : MatchText(engine, q));

@@ -26,9 +26,14 @@ struct Answer {
   static Answer Error(Kind kind, std::string message);
 };
 
+// Matches kept when a request does not say: per message, and per block of
+// a log (a log has many blocks, so fewer each).
+inline constexpr std::size_t kMatchTop = 5;
+inline constexpr std::size_t kScanTop = 3;
+
 struct MatchQuery {
   std::string text;
-  std::size_t top = 5;
+  std::size_t top = kMatchTop;
   std::string env;  // "torch=2.2,os=linux"
   Lang lang = Lang::kEn;
 };
