@@ -94,12 +94,14 @@ class StringViewBuf : public std::streambuf {
   }
 };
 
-void ScanBench(benchmark::State& state, const Engine& e, const std::string& log) {
+void ScanBench(benchmark::State& state, const Engine& e, const std::string& log, bool all_lines = false) {
+  kedb::ScanOptions options;
+  options.all_lines = all_lines;
   for (auto _ : state) {
     StringViewBuf buf(log);
     std::istream in(&buf);
     kedb::ScanResult result;
-    auto st = e.Scan(in, kedb::ScanOptions{}, &result);
+    auto st = e.Scan(in, options, &result);
     benchmark::DoNotOptimize(result.blocks.data());
     if (!st.ok()) state.SkipWithError("scan failed");
     state.counters["blocks"] = static_cast<double>(result.summary.blocks);
@@ -115,6 +117,15 @@ void BM_ScanCorpus(benchmark::State& state) {
   ScanBench(state, *e, log);
 }
 BENCHMARK(BM_ScanCorpus)->Unit(benchmark::kMillisecond)->MinTime(2);
+
+// The same with broad patterns tried on every line (`kedb scan --all-lines`).
+void BM_ScanCorpusAllLines(benchmark::State& state) {
+  auto e = OpenOrSkip(CorpusPath(), state);
+  if (!e) return;
+  static const std::string log = kedb::bench::MakeLog(20u << 20, CorpusErrors(*e), 5000);
+  ScanBench(state, *e, log, /*all_lines=*/true);
+}
+BENCHMARK(BM_ScanCorpusAllLines)->Unit(benchmark::kMillisecond)->MinTime(2);
 
 // The matcher alone: prefilter and confirmation, no ranking or results.
 void BM_PrefilterCorpus(benchmark::State& state) {

@@ -12,6 +12,8 @@
 #include "match/literal_check.h"
 #include "match/pattern_set.h"
 #include "match/pcre2_regex.h"
+#include "match/prefilter.h"
+#include "logs/triggers.h"
 #include "test_util.h"
 
 namespace kedb {
@@ -372,6 +374,106 @@ TEST(PatternSet, RegexDatabaseSurvivesInvalidUtf8) {
   (*set)->Scan(text, {0, 15}, &hits);
   ASSERT_EQ(hits.size(), 1u);
   EXPECT_EQ(hits[0].line, 1u);
+}
+
+TEST(Prefilter, TopLevelBranches) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(match::TopLevelBranches("a|b.*c"), (V{"a", "b.*c"}));
+  EXPECT_EQ(match::TopLevelBranches("(tiananmen|6.4|june 4.*1989)"), (V{"tiananmen", "6.4", "june 4.*1989"}));
+  EXPECT_EQ(match::TopLevelBranches("(?:x|y)"), (V{"x", "y"}));
+  EXPECT_EQ(match::TopLevelBranches("(?P<name>x|y)"), (V{"x", "y"}));
+  EXPECT_EQ(match::TopLevelBranches(R"([|(]x|\|y)"), (V{"[|(]x", R"(\|y)"}));
+  EXPECT_EQ(match::TopLevelBranches("(a|b)c|d"), (V{"(a|b)c", "d"}));
+  // Nothing to split, or a branch would mean something else alone.
+  EXPECT_TRUE(match::TopLevelBranches("abc").empty());
+  EXPECT_TRUE(match::TopLevelBranches("(a|b)(c|d)").empty());
+  EXPECT_TRUE(match::TopLevelBranches("(?i)a|b").empty());
+  EXPECT_TRUE(match::TopLevelBranches("a(?i:b)|c").empty());
+  EXPECT_TRUE(match::TopLevelBranches(R"((a)x|\1)").empty());
+  EXPECT_TRUE(match::TopLevelBranches("(?=a|b)").empty());
+  EXPECT_TRUE(match::TopLevelBranches("(a|b").empty());
+}
+
+// A pattern without a factor of its own goes to the regex database branch
+// by branch: only `6.4` does, `tiananmen` is found as a literal.
+TEST(PatternSet, OnlyBareBranchesGoToTheRegexDatabase) {
+  testing::TempDir cache;
+  auto set = match::PatternSet::Build({"(tiananmen|6.4)"}, cache.path().string());
+  ASSERT_TRUE(set.ok());
+  EXPECT_EQ((*set)->stats().fallback, 1u);
+  EXPECT_EQ((*set)->stats().literals, 1u);
+  std::string text = "Tiananmen square\nversion 6.4 released\nnothing here\n";
+  std::vector<match::LineHit> hits;
+  (*set)->Scan(text, {0, 17, 38}, &hits);
+  ASSERT_EQ(hits.size(), 2u);
+  EXPECT_EQ(hits[0].line, 0u);
+  EXPECT_EQ(hits[1].line, 1u);
+}
+
+// Broad literals are looked for on marked lines only; distinctive ones and
+// exact matching without marks are unaffected.
+TEST(PatternSet, BroadLiteralsOnlyOnMarkedLines) {
+  testing::TempDir cache;
+  auto set = match::PatternSet::Build({R"(mode=\d)", "CUDNN_STATUS_BAD_PARAM", R"(\d\.\dx)"}, cache.path().string());
+  ASSERT_TRUE(set.ok());
+  EXPECT_EQ((*set)->stats().broad_literals, 1u);  // "mode="
+  EXPECT_TRUE((*set)->has_broad());
+  std::string text = "INFO mode=3 1.5x\nERROR mode=4 2.0x\nINFO CUDNN_STATUS_BAD_PARAM\n";
+  std::vector<std::size_t> starts = {0, 17, 35};
+  auto scan = [&](const std::vector<uint8_t>* marks) {
+    std::vector<match::LineHit> hits;
+    (*set)->Scan(text, starts, &hits, marks);
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    for (const auto& h : hits) out.emplace_back(h.line, h.pattern);
+    return out;
+  };
+  using V = std::vector<std::pair<uint32_t, uint32_t>>;
+  std::vector<uint8_t> marks = {0, 1, 0};
+  EXPECT_EQ(scan(&marks), (V{{1, 0}, {1, 2}, {2, 1}}));
+  EXPECT_EQ(scan(nullptr), (V{{0, 0}, {0, 2}, {1, 0}, {1, 2}, {2, 1}}));
+  std::vector<uint8_t> none = {0, 0, 0};
+  EXPECT_EQ(scan(&none), (V{{2, 1}}));
+}
+
+// The corpus with problem lines marked as a log scan marks them: every
+// match on a problem line is still found, nothing false is added, and the
+// distinctive literals still find matches on the other lines.
+TEST(PatternSet, CorpusScanOfProblemLines) {
+  KEDB_REQUIRE_SHARED(shared);
+  auto kb = KnowledgeBase::Load((shared / "corpora/deadends/canons").string(), {});
+  ASSERT_TRUE(kb.ok());
+  std::vector<std::string> patterns;
+  for (const Record& r : kb->records()) patterns.push_back(r.regex);
+  auto set = match::PatternSet::Build(patterns, KEDB_TEST_CACHE);
+  ASSERT_TRUE(set.ok());
+  std::string text;
+  std::vector<std::size_t> starts;
+  for (const Record& r : kb->records()) {
+    starts.push_back(text.size());
+    text += r.signature + "\n";
+  }
+  std::vector<uint8_t> marks;
+  logs::MarkTriggerLines(text, starts, /*problem_lines=*/true, &marks);
+  std::vector<match::LineHit> all, marked;
+  (*set)->Scan(text, starts, &all);
+  (*set)->Scan(text, starts, &marked, &marks);
+  std::set<std::pair<uint32_t, uint32_t>> want, got;
+  for (const auto& h : all) want.insert({h.line, h.pattern});
+  std::size_t unmarked_found = 0;
+  for (const auto& h : marked) {
+    got.insert({h.line, h.pattern});
+    EXPECT_TRUE(want.count({h.line, h.pattern})) << "extra: " << patterns[h.pattern];
+    unmarked_found += marks[h.line] == 0;
+  }
+  for (auto [line, p] : want) {
+    if (marks[line]) {
+      EXPECT_TRUE(got.count({line, p})) << "missed on a problem line: " << patterns[p];
+    }
+  }
+  EXPECT_GT(unmarked_found, 300u);
+  // Most signatures read as a problem.
+  EXPECT_GT(std::count(marks.begin(), marks.end(), 0), 0);
+  EXPECT_LT(std::count(marks.begin(), marks.end(), 0), static_cast<long>(marks.size() / 3));
 }
 
 }  // namespace

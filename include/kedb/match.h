@@ -62,6 +62,12 @@ struct ScanOptions {
   MatchOptions match;
   std::size_t region_gap = 3;            // hit lines this close, outside any error block, form one block
   std::size_t max_line_bytes = 1 << 20;  // longer lines are matched on their first bytes
+  // Patterns reached only through broad literals ("mode", "201") or the
+  // regex database are tried only on lines that read as a problem (a word
+  // such as "error", "denied", "timed out", "not found", "warning"). True
+  // tries every pattern on every line, as `match` does: exact, and several
+  // times slower on a large log.
+  bool all_lines = false;
 };
 
 // One error in a log, as an engineer would point at it: a traceback, a

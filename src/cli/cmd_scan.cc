@@ -11,7 +11,7 @@ namespace kedb::cli {
 void RegisterScan(CLI::App& app, int* exit_code) {
   struct Args {
     std::string file, kb, env, lang = "en";
-    bool json = false;
+    bool json = false, all_lines = false;
     std::size_t top = 3;
   };
   auto args = std::make_shared<Args>();
@@ -22,12 +22,15 @@ void RegisterScan(CLI::App& app, int* exit_code) {
   AddEnvOption(cmd, &args->env);
   cmd->add_flag("--json", args->json, "Print one JSON object: {\"blocks\":[...],\"summary\":{...}}, blocks root error first");
   cmd->add_option("--top", args->top, "Matches shown per region")->check(CLI::Range(1, 100));
+  cmd->add_flag("--all-lines", args->all_lines,
+                "Try broad patterns on every line, not only on lines that read as a problem (slower)");
   cmd->footer(
       "The log is streamed: memory stays bounded whatever its size. Exit status: 0 known errors found, 1 none, 2 "
       "error.\nExample:\n  kedb scan examples/train-cudnn.log --env torch=2.2");
   cmd->callback([args, exit_code]() {
     ScanOptions options;
     options.match.top = args->top;
+    options.all_lines = args->all_lines;
     if (!ParseEnvOption(args->env, &options.match.env)) {
       *exit_code = kExitError;
       return;

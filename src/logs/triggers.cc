@@ -18,25 +18,62 @@ const std::vector<std::string>& TriggerWords() {
   return words;
 }
 
-const match::HsDatabase* Database() {
-  static const auto db = [] {
-    auto compiled = match::HsDatabase::CompileLiterals(TriggerWords());
+// Case-insensitive, found anywhere in a line. Words of trouble in any
+// domain's messages; generous, since a problem line missed here loses the
+// broad patterns' matches on it, while an extra one costs a little time.
+const std::vector<std::string>& ProblemWords() {
+  static const std::vector<std::string> words = {
+      // failing and refusing
+      "err!", "err_", "err:", "abort", "crash", "kill", "denied", "refused", "reject", "forbidden", "unauthori",
+      "permission", "cannot", "unable", "not ", "n't", "no such", "no module", "no space", "miss", "out of ",
+      "is down", "unavailable", "unreachable", "disconnect", "lost", "closed", "cancel", "moved", "removed",
+      // waiting
+      "timeout", "timed out", "time out", "deadline", "stuck", "hang", "slow", "busy", "blocked", "retry",
+      "retries", "backoff", "throttl", "behind",
+      // wrong content
+      "invalid", "illegal", "unexpected", "unknown", "unsupported", "mismatch", "undefined", "nan", "null",
+      "empty", "stale", "duplicate", "already", "circular", "cycle", "conflict", "incompatible", "corrupt",
+      "broken", "wrong", "irrelevant", "unassigned", "stopiteration", "detached", "diverged", "readonly",
+      "read-only", "read only", "bad request", "bad gateway",
+      // limits and health
+      "overflow", "deadlock", "leak", "exceed", "limit", "too many", "too large", "too long", "insufficient",
+      "exhausted", "unhealthy", "evicted", "notready", "expired", "core dumped", "errno", "oom", "assert",
+      // warnings and security
+      "warn", "deprecat", "silently", "detected", "excessive", "violat", "unsafe", "insecure", "injection",
+      "vulnerab", "redirect", "traversal",
+      // Chinese: warning, error, failure, exception
+      "警告", "错误", "失败", "异常"};
+  return words;
+}
+
+// The trigger words alone, or followed by the problem words.
+const match::HsDatabase* Database(bool problem_lines) {
+  static const auto compile = [](bool problem) -> const match::HsDatabase* {
+    std::vector<std::string> words = TriggerWords();
+    if (problem) words.insert(words.end(), ProblemWords().begin(), ProblemWords().end());
+    auto compiled = match::HsDatabase::CompileLiterals(words);
     return compiled.ok() ? new match::HsDatabase(std::move(compiled).value()) : nullptr;
-  }();
-  return db;
+  };
+  static const match::HsDatabase* triggers = compile(false);
+  static const match::HsDatabase* problems = compile(true);
+  return problem_lines ? problems : triggers;
 }
 
 }  // namespace
 
-void MarkTriggerLines(std::string_view text, const std::vector<std::size_t>& starts, std::vector<uint8_t>* flags) {
+void MarkTriggerLines(std::string_view text, const std::vector<std::size_t>& starts, bool problem_lines,
+                      std::vector<uint8_t>* flags) {
   flags->assign(starts.size(), 0);
-  const match::HsDatabase* db = Database();
+  const match::HsDatabase* db = Database(problem_lines);
   if (!db) {  // cannot happen with a working Hyperscan; then test every line
-    flags->assign(starts.size(), 1);
+    flags->assign(starts.size(), kTriggerLine | kProblemLine);
     return;
   }
   LineCursor lines(starts);
-  db->Scan(text, [&](unsigned, unsigned long long end) { (*flags)[lines.LineOfEnd(end)] = 1; });
+  const std::size_t triggers = TriggerWords().size();
+  db->Scan(text, [&](unsigned id, unsigned long long end) {
+    (*flags)[lines.LineOfEnd(end)] |= id < triggers ? (kTriggerLine | kProblemLine) : kProblemLine;
+  });
 }
 
 }  // namespace kedb::logs

@@ -6,6 +6,10 @@
 // chunk for the words every block start contains ("error", "exception",
 // "traceback", "panic", "cuda", "nccl", "fatal", "failed", ...) marks the
 // few lines worth testing. A line without one can still continue a block.
+//
+// The same scan marks the lines that read as a problem at all: a wider set
+// of words ("denied", "timed out", "not found", "warning", "invalid", ...).
+// The matcher tries its broad patterns only on those lines (PatternSet::Scan).
 #pragma once
 
 #include <cstdint>
@@ -14,8 +18,15 @@
 
 namespace kedb::logs {
 
-// Sets (*flags)[i] when line i of `text` (lines start at `starts`) holds a
-// trigger word. Thread-safe; the database is built once.
-void MarkTriggerLines(std::string_view text, const std::vector<std::size_t>& starts, std::vector<uint8_t>* flags);
+// Bits of a line's flags.
+inline constexpr uint8_t kTriggerLine = 1;  // holds a trigger word: may start a block
+inline constexpr uint8_t kProblemLine = 2;  // reads as a problem (every trigger line does)
+
+// Sets (*flags)[i] to the bits line i of `text` (lines start at `starts`)
+// earns. kProblemLine is looked for only when `problem_lines` (its words
+// make the scan about twice as slow). Thread-safe; the databases are built
+// once.
+void MarkTriggerLines(std::string_view text, const std::vector<std::size_t>& starts, bool problem_lines,
+                      std::vector<uint8_t>* flags);
 
 }  // namespace kedb::logs

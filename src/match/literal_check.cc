@@ -24,11 +24,8 @@ uint32_t LiteralIds::Intern(const std::string& literal) {
 
 void LineLiterals::Reset(std::string_view folded_line) {
   line_ = folded_line;
-  std::fill(std::begin(pairs_), std::end(pairs_), 0);
-  for (std::size_t i = 0; i + 1 < line_.size(); ++i) {
-    std::size_t h = PairHash(static_cast<unsigned char>(line_[i]), static_cast<unsigned char>(line_[i + 1]));
-    pairs_[h / 64] |= uint64_t{1} << (h % 64);
-  }
+  searches_ = 0;
+  pairs_built_ = false;
   if (++epoch_ == 0) {  // wrapped: forget everything
     std::fill(stamp_.begin(), stamp_.end(), 0);
     epoch_ = 1;
@@ -42,9 +39,21 @@ bool LineLiterals::Has(uint32_t id, std::string_view literal) {
   }
   if (stamp_[id] != epoch_) {
     stamp_[id] = epoch_;
-    value_[id] = MayContain(literal) && line_.find(literal) != std::string_view::npos;
+    // Most candidate lines are asked about one or two literals: a plain
+    // search is cheaper than the bitmap, which pays off from the third.
+    if (!pairs_built_ && ++searches_ > 2) BuildPairs();
+    value_[id] = (!pairs_built_ || MayContain(literal)) && line_.find(literal) != std::string_view::npos;
   }
   return value_[id] != 0;
+}
+
+void LineLiterals::BuildPairs() {
+  std::fill(std::begin(pairs_), std::end(pairs_), 0);
+  for (std::size_t i = 0; i + 1 < line_.size(); ++i) {
+    std::size_t h = PairHash(static_cast<unsigned char>(line_[i]), static_cast<unsigned char>(line_[i + 1]));
+    pairs_[h / 64] |= uint64_t{1} << (h % 64);
+  }
+  pairs_built_ = true;
 }
 
 // False when some byte pair of `literal` is missing from the line.

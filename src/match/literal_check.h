@@ -37,8 +37,9 @@ class LiteralIds {
 };
 
 // The literals found in one line so far, remembered by id. One per scanning
-// thread; Reset() for each line. A bitmap of the line's byte pairs answers
-// most "absent" questions without a substring search.
+// thread; Reset() for each line. A bitmap of the line's byte pairs, built
+// once a line is asked about several literals, answers most "absent"
+// questions without a substring search.
 class LineLiterals {
  public:
   // `folded_line` is FoldLiteralCase() of the line and must outlive the
@@ -49,9 +50,12 @@ class LineLiterals {
  private:
   static constexpr std::size_t kPairBits = 4096;
   static std::size_t PairHash(unsigned char a, unsigned char b) { return (a * 263u + b) & (kPairBits - 1); }
+  void BuildPairs();
   bool MayContain(std::string_view literal) const;
 
   std::string_view line_;
+  std::size_t searches_ = 0;  // distinct literals looked for in this line
+  bool pairs_built_ = false;
   uint64_t pairs_[kPairBits / 64] = {};
   uint32_t epoch_ = 0;
   std::vector<uint32_t> stamp_;  // epoch_ when value_ is for this line

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bump when the prefilter's choices or the cache layout change.
-constexpr uint32_t kCacheFormat = 1;
+constexpr uint32_t kCacheFormat = 2;
 // Pattern databases kept per cache folder (several knowledge bases may share
 // ~/.cache/kedb).
 constexpr std::size_t kCachedDatabases = 8;
@@ -72,7 +72,6 @@ void SortUnique(std::vector<LineHit>* v) {
            v->end());
 }
 
-
 }  // namespace
 
 Result<std::unique_ptr<PatternSet>> PatternSet::Build(std::vector<std::string> python_patterns,
@@ -109,6 +108,88 @@ const PatternSet::Compiled& PatternSet::Get(uint32_t p) const {
   return c;
 }
 
+namespace {
+
+// How the prefilter reaches one pattern: literals that lead to it, and
+// regexes (PCRE2 dialect, with their Hyperscan flags) for the regex database.
+struct PrefilterPlan {
+  std::vector<std::string> literals;
+  std::vector<std::pair<std::string, unsigned>> regexes;
+};
+
+// The Hyperscan flags that take `pcre2` exactly, or failing that as a
+// prefilter (look-arounds, back-references); nullopt when neither does.
+std::optional<unsigned> RegexDatabaseFlags(const std::string& pcre2) {
+  for (unsigned flags : {HS_FLAG_CASELESS | HS_FLAG_UTF8 | HS_FLAG_ALLOWEMPTY,
+                         HS_FLAG_CASELESS | HS_FLAG_UTF8 | HS_FLAG_ALLOWEMPTY | HS_FLAG_PREFILTER}) {
+    hs_expr_info_t* info = nullptr;
+    hs_compile_error_t* err = nullptr;
+    bool ok = hs_expression_info(pcre2.c_str(), flags, &info, &err) == HS_SUCCESS;
+    if (!ok) hs_free_compile_error(err);
+    free(info);  // NOLINT: Hyperscan allocates with malloc
+    if (ok) return flags;
+  }
+  return std::nullopt;
+}
+
+// A pattern with no factor of its own, split at its top-level alternation:
+// each branch is reached through its own factor when it has one, and only
+// the branches without one go to the regex database (`6.4` alone, not the
+// whole `(tiananmen|6.4|june 4.*1989)`). A whole broad pattern in the regex
+// database costs every line of every log; one short branch costs far less.
+// nullopt when the pattern does not split, or a branch does not parse alone.
+std::optional<PrefilterPlan> PlanByBranches(const std::string& python) {
+  std::vector<std::string> branches = TopLevelBranches(python);
+  if (branches.empty()) return std::nullopt;
+  PrefilterPlan plan;
+  for (const auto& branch : branches) {
+    auto parsed = ParsePythonRegex(branch);
+    auto* info = std::get_if<PatternInfo>(&parsed);
+    if (!info) return std::nullopt;
+    std::vector<std::string> factor = ChooseFactor(*info);
+    if (!factor.empty()) {
+      plan.literals.insert(plan.literals.end(), factor.begin(), factor.end());
+      continue;
+    }
+    auto flags = RegexDatabaseFlags(info->pcre2);
+    if (!flags) return std::nullopt;
+    plan.regexes.emplace_back(info->pcre2, *flags);
+  }
+  return plan;
+}
+
+bool AllDistinctive(const std::vector<std::string>& literals) {
+  return std::all_of(literals.begin(), literals.end(), [](const std::string& l) { return IsDistinctiveLiteral(l); });
+}
+
+PrefilterPlan PlanPattern(const std::string& python, const PatternInfo& info, bool* unreachable) {
+  *unreachable = false;
+  PrefilterPlan plan;
+  plan.literals = ChooseFactor(info);
+  if (!plan.literals.empty() && AllDistinctive(plan.literals)) return plan;
+  // A factor with a broad literal reaches the pattern on problem lines only
+  // (see pattern_set.h). Its branches may do better: in `(NOAUTH|
+  // Authentication required|ERR.*AUTH)` the factor is "auth", but the
+  // middle branch has a distinctive literal of its own, found on any line.
+  if (auto split = PlanByBranches(python)) {
+    bool gains = plan.literals.empty() ||
+                 std::any_of(split->literals.begin(), split->literals.end(),
+                             [](const std::string& l) { return IsDistinctiveLiteral(l); });
+    if (gains) return std::move(*split);
+  }
+  if (!plan.literals.empty()) return plan;
+  // No literal: the full pattern goes to Hyperscan, which either takes it
+  // exactly, or as a prefilter.
+  if (auto flags = RegexDatabaseFlags(info.pcre2)) {
+    plan.regexes.emplace_back(info.pcre2, *flags);
+  } else {
+    *unreachable = true;
+  }
+  return plan;
+}
+
+}  // namespace
+
 Status PatternSet::BuildPrefilter() {
   std::map<std::string, std::vector<uint32_t>> by_literal;
   std::vector<std::string> fallback_exprs;
@@ -119,49 +200,48 @@ Status PatternSet::BuildPrefilter() {
       ++stats_.invalid;
       continue;
     }
-    std::vector<std::string> factor = ChooseFactor(*c.info);
-    if (!factor.empty()) {
-      for (auto& lit : factor) by_literal[lit].push_back(p);
-      ++stats_.prefiltered;
+    bool unreachable = false;
+    PrefilterPlan plan = PlanPattern(patterns_[p], *c.info, &unreachable);
+    if (unreachable) {
+      every_line_.push_back(p);
       continue;
     }
-    // No literal: the full pattern goes to Hyperscan, which either takes it
-    // exactly, or as a prefilter (look-arounds, back-references).
-    unsigned flags = HS_FLAG_CASELESS | HS_FLAG_UTF8 | HS_FLAG_ALLOWEMPTY;
-    hs_expr_info_t* info = nullptr;
-    hs_compile_error_t* err = nullptr;
-    bool ok = hs_expression_info(c.info->pcre2.c_str(), flags, &info, &err) == HS_SUCCESS;
-    if (!ok) {
-      hs_free_compile_error(err);
-      flags |= HS_FLAG_PREFILTER;
-      ok = hs_expression_info(c.info->pcre2.c_str(), flags, &info, &err) == HS_SUCCESS;
-      if (!ok) hs_free_compile_error(err);
+    for (auto& lit : plan.literals) {
+      auto& to = by_literal[lit];
+      if (to.empty() || to.back() != p) to.push_back(p);
     }
-    free(info);  // NOLINT: Hyperscan allocates with malloc
-    if (ok) {
-      fallback_exprs.push_back(c.info->pcre2);
+    for (auto& [expr, flags] : plan.regexes) {
+      fallback_exprs.push_back(std::move(expr));
       fallback_flags.push_back(flags);
       fallback_.push_back(p);
+    }
+    if (plan.regexes.empty()) {
+      ++stats_.prefiltered;
     } else {
-      every_line_.push_back(p);
+      ++stats_.fallback;
     }
   }
-  std::vector<std::string> literals;
-  lit_offsets_.push_back(0);
-  for (auto& [lit, pats] : by_literal) {
-    literals.push_back(lit);
-    lit_patterns_.insert(lit_patterns_.end(), pats.begin(), pats.end());
-    lit_offsets_.push_back(static_cast<uint32_t>(lit_patterns_.size()));
+  // Distinctive literals on every line, broad ones on marked lines only.
+  std::map<std::string, std::vector<uint32_t>> distinct_lits, broad_lits;
+  for (auto& [lit, pats] : by_literal) (IsDistinctiveLiteral(lit) ? distinct_lits : broad_lits)[lit] = std::move(pats);
+  for (auto [from, to] : {std::pair{&distinct_lits, &distinct_}, std::pair{&broad_lits, &broad_}}) {
+    std::vector<std::string> literals;
+    to->offsets.push_back(0);
+    for (auto& [lit, pats] : *from) {
+      literals.push_back(lit);
+      to->patterns.insert(to->patterns.end(), pats.begin(), pats.end());
+      to->offsets.push_back(static_cast<uint32_t>(to->patterns.size()));
+    }
+    auto db = HsDatabase::CompileLiterals(literals);
+    if (!db.ok()) return db.status();
+    to->db = std::move(db).value();
   }
-  auto lit_db = HsDatabase::CompileLiterals(literals);
-  if (!lit_db.ok()) return lit_db.status();
-  literal_db_ = std::move(lit_db).value();
   auto re_db = HsDatabase::CompileRegexes(fallback_exprs, fallback_flags);
   if (!re_db.ok()) return re_db.status();
   fallback_db_ = std::move(re_db).value();
-  stats_.fallback = fallback_.size();
   stats_.every_line = every_line_.size();
-  stats_.literals = literals.size();
+  stats_.literals = distinct_lits.size() + broad_lits.size();
+  stats_.broad_literals = broad_lits.size();
   return Status::Ok();
 }
 
@@ -170,9 +250,11 @@ void PatternSet::SaveCache(const std::string& path, uint64_t key) const {
   w.Raw(std::string_view(kCacheMagic, sizeof kCacheMagic));
   w.U64(key);
   w.U64(patterns_.size());
-  w.Bytes(literal_db_.Serialize());
-  w.U32s(lit_offsets_);
-  w.U32s(lit_patterns_);
+  for (const LiteralIndex* index : {&distinct_, &broad_}) {
+    w.Bytes(index->db.Serialize());
+    w.U32s(index->offsets);
+    w.U32s(index->patterns);
+  }
   w.Bytes(fallback_db_.Serialize());
   w.U32s(fallback_);
   w.U32s(every_line_);
@@ -195,34 +277,42 @@ bool PatternSet::LoadCache(const std::string& path, uint64_t key) {
   std::memcpy(&checksum, bytes.data() + bytes.size() - 8, 8);
   if (XXH3_64bits(bytes.data(), bytes.size() - 8) != checksum) return false;
   util::BinaryReader r(std::string_view(bytes).substr(sizeof kCacheMagic, bytes.size() - sizeof kCacheMagic - 8));
-  uint64_t file_key, n;
-  std::string_view lit_bytes, re_bytes;
-  std::vector<uint32_t> counts;
-  if (!r.U64(&file_key) || file_key != key || !r.U64(&n) || n != patterns_.size() || !r.Bytes(&lit_bytes) ||
-      !r.U32s(&lit_offsets_) || !r.U32s(&lit_patterns_) || !r.Bytes(&re_bytes) || !r.U32s(&fallback_) ||
-      !r.U32s(&every_line_) || !r.U32s(&counts) || !r.done() || counts.size() != 2) {
-    lit_offsets_.clear(), lit_patterns_.clear(), fallback_.clear(), every_line_.clear();
-    return false;
-  }
   // Indexes must stay in range whatever the file says.
   auto in_range = [&](const std::vector<uint32_t>& v) {
     return std::all_of(v.begin(), v.end(), [&](uint32_t p) { return p < patterns_.size(); });
   };
-  bool offsets_ok = !lit_offsets_.empty() && lit_offsets_.back() == lit_patterns_.size() &&
-                    std::is_sorted(lit_offsets_.begin(), lit_offsets_.end());
-  auto lit_db = HsDatabase::Deserialize(lit_bytes);
-  auto re_db = HsDatabase::Deserialize(re_bytes);
-  if (!offsets_ok || !in_range(lit_patterns_) || !in_range(fallback_) || !in_range(every_line_) || !lit_db.ok() ||
-      !re_db.ok()) {
-    lit_offsets_.clear(), lit_patterns_.clear(), fallback_.clear(), every_line_.clear();
+  auto read_index = [&](LiteralIndex* index) {
+    std::string_view db_bytes;
+    if (!r.Bytes(&db_bytes) || !r.U32s(&index->offsets) || !r.U32s(&index->patterns)) return false;
+    if (index->offsets.empty() || index->offsets.back() != index->patterns.size() ||
+        !std::is_sorted(index->offsets.begin(), index->offsets.end()) || !in_range(index->patterns)) {
+      return false;
+    }
+    auto db = HsDatabase::Deserialize(db_bytes);
+    if (!db.ok()) return false;
+    index->db = std::move(db).value();
+    return true;
+  };
+  uint64_t file_key, n;
+  std::string_view re_bytes;
+  std::vector<uint32_t> counts;
+  bool ok = r.U64(&file_key) && file_key == key && r.U64(&n) && n == patterns_.size() && read_index(&distinct_) &&
+            read_index(&broad_) && r.Bytes(&re_bytes) && r.U32s(&fallback_) && r.U32s(&every_line_) &&
+            r.U32s(&counts) && r.done() && counts.size() == 2 && in_range(fallback_) && in_range(every_line_);
+  auto re_db = ok ? HsDatabase::Deserialize(re_bytes) : Result<HsDatabase>(Status::Internal("unread"));
+  if (!ok || !re_db.ok()) {
+    distinct_ = LiteralIndex(), broad_ = LiteralIndex();
+    fallback_.clear(), every_line_.clear();
     return false;
   }
-  literal_db_ = std::move(lit_db).value();
   fallback_db_ = std::move(re_db).value();
-  stats_.literals = lit_offsets_.size() - 1;
+  stats_.broad_literals = broad_.offsets.size() - 1;
+  stats_.literals = distinct_.offsets.size() - 1 + stats_.broad_literals;
   stats_.prefiltered = counts[0];
   stats_.invalid = counts[1];
-  stats_.fallback = fallback_.size();
+  std::vector<uint32_t> distinct = fallback_;  // a split pattern may have several expressions
+  std::sort(distinct.begin(), distinct.end());
+  stats_.fallback = static_cast<std::size_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
   stats_.every_line = every_line_.size();
   stats_.from_cache = true;
   return true;
@@ -242,8 +332,8 @@ class PatternSet::LineConfirmer {
     lits->erase(std::unique(lits->begin(), lits->end()), lits->end());
     patterns_.clear();
     for (uint32_t lit : *lits) {
-      for (uint32_t k = set_.lit_offsets_[lit]; k < set_.lit_offsets_[lit + 1]; ++k) {
-        patterns_.push_back(set_.lit_patterns_[k]);
+      for (uint32_t k = set_.distinct_.offsets[lit]; k < set_.distinct_.offsets[lit + 1]; ++k) {
+        patterns_.push_back(set_.distinct_.patterns[k]);
       }
     }
     for (const LineHit& h : extra) patterns_.push_back(h.pattern);
@@ -278,17 +368,38 @@ class PatternSet::LineConfirmer {
   LineLiterals memo_;
 };
 
-void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& line_starts,
-                      std::vector<LineHit>* hits) const {
-  if (text.empty() || line_starts.empty()) return;
-  const std::size_t first_hit = hits->size();
-  logs::LineCursor fallback_lines(line_starts), literal_lines(line_starts);
-  auto line_of = [](logs::LineCursor& c, std::size_t end) { return static_cast<uint32_t>(c.LineOfEnd(end)); };
-  // Candidates from the regex database and the every-line patterns: few,
-  // so collected first and merged line by line with the literal hits.
-  std::vector<LineHit> extra;
+void PatternSet::BroadCandidates(std::string_view text, const std::vector<std::size_t>& line_starts,
+                                 const std::vector<uint8_t>* broad_lines, std::vector<LineHit>* out) const {
+  // The marked lines, copied together: Hyperscan's cost is per byte scanned.
+  std::string packed;
+  std::vector<std::size_t> packed_starts;
+  std::vector<uint32_t> original;  // packed line -> line of `text`
+  if (broad_lines) {
+    for (uint32_t i = 0; i < line_starts.size(); ++i) {
+      if (i >= broad_lines->size() || !(*broad_lines)[i]) continue;
+      packed_starts.push_back(packed.size());
+      original.push_back(i);
+      packed.append(logs::LineText(text, line_starts, i));
+      packed.push_back('\n');
+    }
+    if (packed.empty()) return;
+    text = packed;
+  }
+  const std::vector<std::size_t>& starts = broad_lines ? packed_starts : line_starts;
+  auto line_of = [&](logs::LineCursor& c, std::size_t end) {
+    std::size_t line = c.LineOfEnd(end);
+    return broad_lines ? original[line] : static_cast<uint32_t>(line);
+  };
+  if (!broad_.db.empty()) {
+    logs::LineCursor lines(starts);
+    broad_.db.Scan(text, [&](unsigned lit, unsigned long long end) {
+      uint32_t line = line_of(lines, end);
+      for (uint32_t k = broad_.offsets[lit]; k < broad_.offsets[lit + 1]; ++k) out->push_back({line, broad_.patterns[k]});
+    });
+  }
   if (!fallback_db_.empty()) {
-    auto on_match = [&](unsigned j, unsigned long long end) { extra.push_back({line_of(fallback_lines, end), fallback_[j]}); };
+    logs::LineCursor lines(starts);
+    auto on_match = [&](unsigned j, unsigned long long end) { out->push_back({line_of(lines, end), fallback_[j]}); };
     if (auto clean = SanitizedUtf8(text)) {
       fallback_db_.Scan(*clean, on_match);
     } else {
@@ -296,9 +407,24 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
     }
   }
   for (uint32_t p : every_line_) {
-    for (uint32_t i = 0; i < line_starts.size(); ++i) extra.push_back({i, p});
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      out->push_back({broad_lines ? original[i] : static_cast<uint32_t>(i), p});
+    }
   }
+}
+
+void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& line_starts, std::vector<LineHit>* hits,
+                      const std::vector<uint8_t>* broad_lines) const {
+  if (text.empty() || line_starts.empty()) return;
+  const std::size_t first_hit = hits->size();
+  // Candidates from broad literals, the regex database and the every-line
+  // patterns: collected first and merged line by line with the distinctive
+  // literals' hits.
+  std::vector<LineHit> extra;
+  BroadCandidates(text, line_starts, broad_lines, &extra);
   SortUnique(&extra);
+  logs::LineCursor literal_lines(line_starts);
+  auto line_of = [](logs::LineCursor& c, std::size_t end) { return static_cast<uint32_t>(c.LineOfEnd(end)); };
 
   // Literal hits arrive in order of end offset, so a line's hits arrive
   // together and each line is confirmed as soon as the next one starts. A
@@ -323,7 +449,7 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
   uint32_t open_line = UINT32_MAX;
   std::vector<uint32_t> lits;
   std::vector<LineHit> late;
-  literal_db_.Scan(text, [&](unsigned lit, unsigned long long end) {
+  distinct_.db.Scan(text, [&](unsigned lit, unsigned long long end) {
     uint32_t line = line_of(literal_lines, end);
     if (line == open_line) {
       lits.push_back(lit);

@@ -2,18 +2,28 @@
 //
 // How a scan works, and why:
 //   1. Prefilter. Each pattern is reduced to a set of literals such that any
-//      match contains at least one of them (its "factor"). All factors go
-//      into one Hyperscan literal database, which finds them in a whole chunk
-//      of lines at once. The corpus's patterns are broad (`.*` chains, short
+//      match contains at least one of them (its "factor"). The factors go
+//      into Hyperscan literal databases, which find them in a whole chunk of
+//      lines at once. The corpus's patterns are broad (`.*` chains, short
 //      alternatives) and a full Hyperscan regex database over them scans at
 //      only 30-70 MB/s; a literal database scans at hundreds of MB/s.
-//      Patterns with no usable factor go into a Hyperscan regex database,
-//      scanned over the same chunk.
-//   2. Confirm. Each (line, pattern) candidate is first checked for the
+//      Patterns with no usable factor go into a Hyperscan regex database;
+//      those that alternate at their top go branch by branch, so only the
+//      branches without a factor do.
+//   2. Distinctive and broad literals. A distinctive literal (long, or an
+//      identifier such as "cudnn_status_bad_param") is looked for on every
+//      line. Broad ones ("mode", "ack", "201") and the regex database are
+//      looked for only on the lines the caller marks (a log scan marks the
+//      lines that read as a problem), unless it marks none. Thousands of
+//      short English literals are what makes a literal database slow on
+//      ordinary logs, and their hits on ordinary lines are what ranking
+//      turns away anyway.
+//   3. Confirm. Each (line, pattern) candidate is first checked for the
 //      other literals the pattern needs (LiteralCheck: a substring search,
 //      turns away nearly all candidates on ordinary logs), then confirmed
-//      with PCRE2 on that line alone, with Python `re` semantics: a hit is never credited
-//      to the wrong line, and nothing matches across a newline.
+//      with PCRE2 on that line alone, with Python `re` semantics: a hit is
+//      never credited to the wrong line, and nothing matches across a
+//      newline.
 // PCRE2 patterns are compiled lazily, on a pattern's first candidate: most
 // patterns never see one in a given log, so start-up stays cheap.
 //
@@ -49,10 +59,11 @@ struct LineHit {
 struct PatternSetStats {
   std::size_t patterns = 0;
   std::size_t prefiltered = 0;  // patterns reached through a literal factor
-  std::size_t fallback = 0;     // patterns in the Hyperscan regex database
+  std::size_t fallback = 0;     // patterns with (some branches) in the Hyperscan regex database
   std::size_t every_line = 0;   // patterns neither can take: PCRE2 on every line
   std::size_t invalid = 0;      // patterns that do not parse (never match)
-  std::size_t literals = 0;
+  std::size_t literals = 0;         // distinct literals, both kinds
+  std::size_t broad_literals = 0;   // of which looked for on marked lines only
   bool from_cache = false;
   double build_seconds = 0;
 };
@@ -67,8 +78,13 @@ class PatternSet {
   // `text` holds whole lines; line i spans [line_starts[i], line_starts[i+1])
   // (the last line runs to the end), trailing "\n" or "\r\n" excluded from
   // matching. Appends confirmed hits ordered by line, then pattern.
-  void Scan(std::string_view text, const std::vector<std::size_t>& line_starts,
-            std::vector<LineHit>* hits) const;
+  //
+  // `broad_lines`, when given, holds a flag per line: broad literals and the
+  // regex database are tried only on flagged lines (see the top of this
+  // file). Without it every pattern is tried on every line, which is exact
+  // Python `re` semantics and costs several times more on a large log.
+  void Scan(std::string_view text, const std::vector<std::size_t>& line_starts, std::vector<LineHit>* hits,
+            const std::vector<uint8_t>* broad_lines = nullptr) const;
 
   // Capture groups of pattern `p`, group 0 not counted (0 when it does not
   // compile). When 0, a hit's span is all Captures() would add.
@@ -79,6 +95,10 @@ class PatternSet {
   std::vector<std::string> GroupNames(uint32_t p) const;
   // Analysis of pattern `p`, nullptr when it does not parse.
   const PatternInfo* Info(uint32_t p) const;
+
+  // Whether Scan() looks at `broad_lines` at all: some patterns are reached
+  // only on marked lines.
+  bool has_broad() const { return !broad_.db.empty() || !fallback_db_.empty() || !every_line_.empty(); }
 
   const PatternSetStats& stats() const { return stats_; }
   std::size_t size() const { return patterns_.size(); }
@@ -101,10 +121,20 @@ class PatternSet {
   std::unique_ptr<Compiled[]> compiled_;
   mutable LiteralIds literal_ids_;  // for the compiled patterns' checks
 
-  // Prefilter: literal i leads to patterns lit_patterns_[lit_offsets_[i] ..
-  // lit_offsets_[i+1]); regex-database expression j is pattern fallback_[j].
-  HsDatabase literal_db_;
-  std::vector<uint32_t> lit_offsets_, lit_patterns_;
+  // Literal i of `db` leads to patterns patterns[offsets[i] .. offsets[i+1]).
+  struct LiteralIndex {
+    HsDatabase db;
+    std::vector<uint32_t> offsets, patterns;
+  };
+  // Candidates from broad literals, the regex database and the every-line
+  // patterns, on the lines `broad_lines` flags (all when null).
+  void BroadCandidates(std::string_view text, const std::vector<std::size_t>& line_starts,
+                       const std::vector<uint8_t>* broad_lines, std::vector<LineHit>* out) const;
+
+  // Prefilter: distinctive literals, broad literals; regex-database
+  // expression j (a whole pattern or one of its branches) leads to pattern
+  // fallback_[j].
+  LiteralIndex distinct_, broad_;
   HsDatabase fallback_db_;
   std::vector<uint32_t> fallback_;
   std::vector<uint32_t> every_line_;

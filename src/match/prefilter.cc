@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <string_view>
 
 namespace kedb::match {
@@ -144,6 +145,105 @@ std::vector<std::string> ChooseFactor(const PatternInfo& info) {
   std::sort(best.begin(), best.end());
   best.erase(std::unique(best.begin(), best.end()), best.end());
   return best;
+}
+
+namespace {
+
+// Positions of the `|` at depth 0 of `p`, or nullopt when `p` has parentheses
+// that do not balance. Skips escapes and character classes (where `]` first
+// is a literal, as in Python).
+std::optional<std::vector<std::size_t>> TopLevelBars(std::string_view p) {
+  std::vector<std::size_t> bars;
+  int depth = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    char c = p[i];
+    if (c == '\\') {
+      ++i;
+    } else if (c == '[') {
+      std::size_t j = i + 1;
+      if (j < p.size() && p[j] == '^') ++j;
+      if (j < p.size() && p[j] == ']') ++j;
+      for (; j < p.size() && p[j] != ']'; ++j) {
+        if (p[j] == '\\') ++j;
+      }
+      if (j >= p.size()) return std::nullopt;
+      i = j;
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      if (--depth < 0) return std::nullopt;
+    } else if (c == '|' && depth == 0) {
+      bars.push_back(i);
+    }
+  }
+  if (depth != 0) return std::nullopt;
+  return bars;
+}
+
+// Whether a branch cut out of its pattern may mean something else alone.
+bool ContextDependent(std::string_view p) {
+  for (std::size_t i = 0; i + 1 < p.size(); ++i) {
+    if (p[i] == '\\') {
+      if (p[i + 1] >= '1' && p[i + 1] <= '9') return true;  // back-reference
+      ++i;
+      continue;
+    }
+    if (p[i] != '(' || p[i + 1] != '?' || i + 2 >= p.size()) continue;
+    char k = p[i + 2];
+    if (k == '(' || std::isalpha(static_cast<unsigned char>(k)) || k == '-') {
+      // Conditionals, and inline flags (global or scoped), except the
+      // named group `(?P<` and the reference `(?P=` (which is one).
+      if (k == 'P' && i + 3 < p.size() && p[i + 3] == '<') continue;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool IsDistinctiveLiteral(std::string_view literal) {
+  if (IsCommonWord(literal)) return false;
+  if (literal.size() >= 8) return true;
+  bool marked = std::any_of(literal.begin(), literal.end(), [](char c) {
+    return c == '_' || (c >= '0' && c <= '9') || static_cast<unsigned char>(c) >= 0x80;
+  });
+  return marked && literal.size() >= 6;
+}
+
+std::vector<std::string> TopLevelBranches(std::string_view pattern) {
+  if (ContextDependent(pattern)) return {};
+  auto bars = TopLevelBars(pattern);
+  if (!bars) return {};
+  std::string_view body = pattern;
+  if (bars->empty()) {
+    // One group around the whole pattern: split inside it.
+    if (body.size() < 2 || body.front() != '(' || body.back() != ')') return {};
+    std::size_t open = 1;
+    if (body.substr(0, 3) == "(?:") {
+      open = 3;
+    } else if (body.substr(0, 4) == "(?P<") {
+      open = body.find('>');
+      if (open == std::string_view::npos) return {};
+      ++open;
+    } else if (body.substr(0, 2) == "(?") {
+      return {};  // look-arounds and the like
+    }
+    std::string_view inner = body.substr(open, body.size() - open - 1);
+    // The closing parenthesis must be the opening one's partner.
+    auto inner_bars = TopLevelBars(inner);
+    if (!inner_bars || inner_bars->empty()) return {};
+    body = inner;
+    bars = std::move(inner_bars);
+  }
+  std::vector<std::string> branches;
+  std::size_t begin = 0;
+  for (std::size_t bar : *bars) {
+    branches.emplace_back(body.substr(begin, bar - begin));
+    begin = bar + 1;
+  }
+  branches.emplace_back(body.substr(begin));
+  return branches;
 }
 
 }  // namespace kedb::match

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "match/python_regex.h"
@@ -20,8 +21,26 @@ namespace kedb::match {
 // (Cyrillic, accented Latin) uses the longest piece around it.
 std::vector<std::string> ChooseFactor(const PatternInfo& info);
 
+// The top-level alternatives of a Python pattern, each a pattern of its
+// own: `a|b.*c` and `(?:a|b.*c)` both give {"a", "b.*c"}. Every match of the
+// pattern is a match of one of them, so a pattern without a factor of its
+// own can still be prefiltered branch by branch, leaving only the branches
+// without one to the regex database.
+//
+// Empty when the pattern is not an alternation at its top (or one group
+// holding one), or when a branch read alone could mean something else:
+// inline flags, back-references, conditionals.
+std::vector<std::string> TopLevelBranches(std::string_view pattern);
+
+// Whether a factor literal is rare enough in ordinary logs to be looked for
+// on every line: 8 bytes or more and not a common word, or an identifier
+// or non-ASCII text of 6 bytes or more ("e11000", "cuda_error", "六四").
+// The others ("mode", "ack", "201", "exception") are looked for only on
+// lines that read as a problem (PatternSet::Scan).
+bool IsDistinctiveLiteral(std::string_view literal);
+
 // Names the choices ChooseFactor makes; part of the prefilter cache key, so
 // that changing them can never reuse a database built under the old ones.
-inline constexpr char kFactorPolicy[] = "factor-v5:min-weight-2.5:common-words-v2/4:uncased-scripts:choices:identifier-tokens";
+inline constexpr char kFactorPolicy[] = "factor-v6:min-weight-2.5:common-words-v2/4:uncased-scripts:choices:identifier-tokens:split-branches:distinctive-8/6:split-broad";
 
 }  // namespace kedb::match

@@ -201,12 +201,15 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
       cleaned.append(c.text);
       cleaned.push_back('\n');
     }
-    logs::MarkTriggerLines(cleaned, starts, &triggers);
+    const bool problem_lines = !options.all_lines && patterns_->has_broad();
+    logs::MarkTriggerLines(cleaned, starts, problem_lines, &triggers);
     for (std::size_t i = 0; i < starts.size(); ++i) {
-      segmenter.Add(chunk.first_line + i, logs::LineText(cleaned, starts, i), marks[i], triggers[i] != 0);
+      segmenter.Add(chunk.first_line + i, logs::LineText(cleaned, starts, i), marks[i],
+                    (triggers[i] & logs::kTriggerLine) != 0);
     }
     hits.clear();
-    patterns_->Scan(cleaned, starts, &hits);
+    // Every trigger line is a problem line too: nonzero flags mark both.
+    patterns_->Scan(cleaned, starts, &hits, problem_lines ? &triggers : nullptr);
     for (std::size_t i = 0; i < hits.size();) {
       const std::size_t li = hits[i].line;
       const std::size_t line_no = chunk.first_line + li;

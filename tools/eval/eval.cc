@@ -99,7 +99,7 @@ std::vector<Case> Scenarios(const std::string& path) {
 int main(int argc, char** argv) {
   CLI::App app{"kedb-eval: P@1, MRR and abstention of kedb match on a set of cases"};
   std::string kb, cases_path, scenarios, level = "slug", exclude, cache, wrap, scores_path;
-  bool self = false, misses = false, json = false;
+  bool self = false, misses = false, json = false, all_lines = false;
   std::size_t top = 10;
   double min_evidence = kedb::kDefaultMinEvidence, min_fuzzy_evidence = kedb::kDefaultMinFuzzyEvidence;
   app.add_option("--kb", kb, "Knowledge base")->required();
@@ -112,6 +112,7 @@ int main(int argc, char** argv) {
   app.add_option("--top", top, "Answers considered for MRR");
   app.add_flag("--misses", misses, "List the cases whose first answer is wrong");
   app.add_flag("--json", json, "Print the figures as JSON");
+  app.add_flag("--all-lines", all_lines, "With --wrap: try every pattern on every line (kedb scan --all-lines)");
   app.add_option("--wrap", wrap,
                  "Wrap each case in log noise of this style (python, github, docker, pytest, jenkins, or all: "
                  "styles in turn) and answer with `scan`: the blocks' matches, root first")
@@ -174,6 +175,7 @@ int main(int argc, char** argv) {
       kedb::ScanResult scan;
       kedb::ScanOptions scan_options;
       scan_options.match = options;
+      scan_options.all_lines = all_lines;
       if (!(*engine)->Scan(log, scan_options, &scan).ok()) return 2;
       std::set<const Record*> seen;
       for (auto& block : scan.blocks) {
