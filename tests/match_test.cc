@@ -317,17 +317,34 @@ TEST(LiteralCheck, OptionalPartsAddNothing) {
   }
 }
 
+// The corpus's records, their patterns, and one PatternSet over them.
+struct CorpusSet {
+  KnowledgeBase kb;
+  std::vector<std::string> patterns;
+  std::unique_ptr<match::PatternSet> set;
+};
+
+std::optional<CorpusSet> LoadCorpusSet(const fs::path& shared) {
+  auto kb = KnowledgeBase::Load((shared / "corpora/deadends/canons").string(), {});
+  if (!kb.ok()) return std::nullopt;
+  CorpusSet corpus{std::move(kb).value(), {}, nullptr};
+  for (const Record& r : corpus.kb.records()) corpus.patterns.push_back(r.regex);
+  auto set = match::PatternSet::Build(corpus.patterns, KEDB_TEST_CACHE);
+  if (!set.ok()) return std::nullopt;
+  corpus.set = std::move(set).value();
+  return corpus;
+}
+
 // The whole one-pass matcher (prefilter, literal check, confirmation)
 // against PCRE2 run on every line, for every eighth corpus pattern over every
 // signature and a slice of log noise: the same hits, no more, no fewer.
 TEST(PatternSet, CorpusScanEqualsBruteForce) {
   KEDB_REQUIRE_SHARED(shared);
-  auto kb = KnowledgeBase::Load((shared / "corpora/deadends/canons").string(), {});
-  ASSERT_TRUE(kb.ok());
-  std::vector<std::string> patterns;
-  for (const Record& r : kb->records()) patterns.push_back(r.regex);
-  auto set = match::PatternSet::Build(patterns, KEDB_TEST_CACHE);
-  ASSERT_TRUE(set.ok());
+  auto corpus = LoadCorpusSet(shared);
+  ASSERT_TRUE(corpus);
+  const std::vector<std::string>& patterns = corpus->patterns;
+  const KnowledgeBase* kb = &corpus->kb;
+  const match::PatternSet* set = corpus->set.get();
   std::string text;
   std::vector<std::size_t> starts;
   auto add_line = [&](const std::string& line) {
@@ -343,7 +360,7 @@ TEST(PatternSet, CorpusScanEqualsBruteForce) {
                          1 + i % 28, i % 60, i, i * 7919, i % 97, i % 8));
   }
   std::vector<match::LineHit> hits;
-  (*set)->Scan(text, starts, &hits);
+  set->Scan(text, starts, &hits);
   std::set<std::pair<uint32_t, uint32_t>> got, want;
   for (const auto& h : hits) {
     if (h.pattern % 8 == 0) got.insert({h.line, h.pattern});
@@ -440,12 +457,11 @@ TEST(PatternSet, BroadLiteralsOnlyOnMarkedLines) {
 // distinctive literals still find matches on the other lines.
 TEST(PatternSet, CorpusScanOfProblemLines) {
   KEDB_REQUIRE_SHARED(shared);
-  auto kb = KnowledgeBase::Load((shared / "corpora/deadends/canons").string(), {});
-  ASSERT_TRUE(kb.ok());
-  std::vector<std::string> patterns;
-  for (const Record& r : kb->records()) patterns.push_back(r.regex);
-  auto set = match::PatternSet::Build(patterns, KEDB_TEST_CACHE);
-  ASSERT_TRUE(set.ok());
+  auto corpus = LoadCorpusSet(shared);
+  ASSERT_TRUE(corpus);
+  const std::vector<std::string>& patterns = corpus->patterns;
+  const KnowledgeBase* kb = &corpus->kb;
+  const match::PatternSet* set = corpus->set.get();
   std::string text;
   std::vector<std::size_t> starts;
   for (const Record& r : kb->records()) {
@@ -455,8 +471,8 @@ TEST(PatternSet, CorpusScanOfProblemLines) {
   std::vector<uint8_t> marks;
   logs::MarkTriggerLines(text, starts, /*problem_lines=*/true, &marks);
   std::vector<match::LineHit> all, marked;
-  (*set)->Scan(text, starts, &all);
-  (*set)->Scan(text, starts, &marked, &marks);
+  set->Scan(text, starts, &all);
+  set->Scan(text, starts, &marked, &marks);
   std::set<std::pair<uint32_t, uint32_t>> want, got;
   for (const auto& h : all) want.insert({h.line, h.pattern});
   std::size_t unmarked_found = 0;
