@@ -22,6 +22,10 @@ constexpr std::string_view kCommonWords[] = {
     "model", "node", "worker", "batch", "shard", "task", "service", "job", "pod", "container", "image",
     "network", "connection", "module", "object", "type", "name", "path", "key", "port", "host",
     "message", "event", "state", "size", "input", "output", "result", "table", "query", "update",
+    // Words of ordinary progress lines and of every Python traceback
+    // ("site-packages"), access log ("python-requests") and monitor line.
+    "package", "packages", "requests", "threshold", "completed", "python", "started", "finished", "default",
+    "function", "library", "install", "installed", "download", "using", "loading", "found",
 };
 
 bool IsCommonWord(std::string_view lit) {
