@@ -118,6 +118,15 @@ void BM_ScanCorpus(benchmark::State& state) {
 }
 BENCHMARK(BM_ScanCorpus)->Unit(benchmark::kMillisecond)->MinTime(2);
 
+// A CI job's output instead of a training job's: a second opinion.
+void BM_ScanCorpusCiLog(benchmark::State& state) {
+  auto e = OpenOrSkip(CorpusPath(), state);
+  if (!e) return;
+  static const std::string log = kedb::bench::MakeCiLog(20u << 20, CorpusErrors(*e), 5000);
+  ScanBench(state, *e, log, state.range(0) != 0);
+}
+BENCHMARK(BM_ScanCorpusCiLog)->ArgName("all_lines")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(2);
+
 // The same with broad patterns tried on every line (`kedb scan --all-lines`).
 void BM_ScanCorpusAllLines(benchmark::State& state) {
   auto e = OpenOrSkip(CorpusPath(), state);

@@ -54,7 +54,70 @@ std::string NoiseLine(Rng& r) {
   return fmt::format("{} INFO {} completed in {:.3f}s", Stamp(r), Words(r, 2, 2), r.Unit() * 10);
 }
 
+// A CI job's output: dependency installs, compiler and test progress,
+// container build steps, npm chatter. Written apart from NoiseLine (other
+// words, other shapes), so that the corpus scan is also measured on text
+// its literal choices were not tuned on.
+std::string CiLine(Rng& r) {
+  static const char* kPkgs[] = {"numpy", "torch", "pandas", "protobuf", "grpcio", "urllib3", "pyyaml", "jinja2",
+                                "typing-extensions", "filelock", "fsspec", "sympy", "networkx", "pillow"};
+  static const char* kSrc[] = {"parser", "lexer", "planner", "executor", "storage", "buffer_pool", "wal", "catalog"};
+  const char* pkg = kPkgs[r.Below(14)];
+  const char* src = kSrc[r.Below(8)];
+  std::string ver = fmt::format("{}.{}.{}", r.Below(4), r.Below(30), r.Below(12));
+  switch (r.Below(12)) {
+    case 0:
+      return fmt::format("Collecting {}=={}", pkg, ver);
+    case 1:
+      return fmt::format("  Downloading {}-{}-cp311-cp311-manylinux_2_17_x86_64.whl ({:.1f} MB)", pkg, ver, r.Unit() * 90);
+    case 2:
+      return fmt::format("Requirement already satisfied: {}>={} in /opt/venv/lib/python3.11/site-packages (from -r "
+                         "requirements.txt (line {})) ({})", pkg, ver, 1 + r.Below(40), ver);
+    case 3:
+      return fmt::format("[{:3}%] Building CXX object src/CMakeFiles/core.dir/{}/{}_{}.cc.o", r.Below(101), src, src,
+                         r.Below(40));
+    case 4:
+      return fmt::format("/usr/bin/c++ -DNDEBUG -I/src/include -O2 -g -std=gnu++20 -o CMakeFiles/core.dir/{}.cc.o -c "
+                         "/src/{}.cc", src, src);
+    case 5:
+      return fmt::format("tests/test_{}.py::test_{}_{}[case{}] PASSED{:>20}[{:3}%]", src, src, kPkgs[r.Below(14)],
+                         r.Below(50), " ", r.Below(101));
+    case 6:
+      return fmt::format("#{} [builder {}/9] RUN pip install --no-cache-dir -r requirements.txt", 5 + r.Below(20),
+                         1 + r.Below(9));
+    case 7:
+      return fmt::format("#{} {:.3f} Successfully installed {}-{} {}-{}", 5 + r.Below(20), r.Unit() * 60, pkg, ver,
+                         kPkgs[r.Below(14)], ver);
+    case 8:
+      return fmt::format("added {} packages, and audited {} packages in {}s", r.Below(2000), r.Below(2000),
+                         1 + r.Below(90));
+    case 9:
+      return fmt::format("{} DEBUG [{}] flushed {} pages in {} us", Stamp(r), src, r.Below(10000), r.Below(99999));
+    case 10:
+      return fmt::format("Run actions/cache@v4 with key: linux-{}-{:016x}", pkg, r.Next());
+    default:
+      return fmt::format("Linking CXX executable bin/{}_bench", src);
+  }
+}
+
 }  // namespace
+
+std::string MakeCiLog(std::size_t bytes, const std::vector<std::string>& errors, std::size_t error_every,
+                      uint64_t seed) {
+  Rng r(seed);
+  std::string out;
+  out.reserve(bytes + 256);
+  std::size_t line = 0;
+  while (out.size() < bytes) {
+    ++line;
+    if (!errors.empty() && error_every && line % error_every == 0) {
+      out += errors[r.Below(errors.size())] + "\n";
+    } else {
+      out += CiLine(r) + "\n";
+    }
+  }
+  return out;
+}
 
 std::string MakeLog(std::size_t bytes, const std::vector<std::string>& errors, std::size_t error_every, uint64_t seed) {
   Rng r(seed);

@@ -14,6 +14,12 @@ namespace kedb::bench {
 std::string MakeLog(std::size_t bytes, const std::vector<std::string>& errors, std::size_t error_every,
                     uint64_t seed = 42);
 
+// The same for a CI job's output (installs, compiles, tests, container
+// steps), with the errors as bare lines: other words and shapes than
+// MakeLog's, for a second opinion on the corpus scan.
+std::string MakeCiLog(std::size_t bytes, const std::vector<std::string>& errors, std::size_t error_every,
+                      uint64_t seed = 42);
+
 // `n` error-like patterns ("E1234: shard writer stalled after \d+ retries")
 // and one message each pattern matches.
 struct GeneratedSet {

@@ -34,9 +34,14 @@ class LineCursor {
   explicit LineCursor(const std::vector<std::size_t>& starts) : starts_(starts) {}
   std::size_t LineOfEnd(std::size_t end) {
     std::size_t off = end > 0 ? end - 1 : 0;
-    if (!(starts_[cur_] <= off && (cur_ + 1 >= starts_.size() || off < starts_[cur_ + 1]))) {
-      cur_ = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), off) - starts_.begin()) - 1;
+    if (starts_[cur_] <= off) {
+      // Matches arrive in order: the line is usually this one or a few on.
+      for (int step = 0; step < 8; ++step) {
+        if (cur_ + 1 >= starts_.size() || off < starts_[cur_ + 1]) return cur_;
+        ++cur_;
+      }
     }
+    cur_ = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), off) - starts_.begin()) - 1;
     return cur_;
   }
 

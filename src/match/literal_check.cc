@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace kedb::match {
 namespace {
 
@@ -39,9 +43,10 @@ bool LineLiterals::Has(uint32_t id, std::string_view literal) {
   }
   if (stamp_[id] != epoch_) {
     stamp_[id] = epoch_;
-    // Most candidate lines are asked about one or two literals: a plain
-    // search is cheaper than the bitmap, which pays off from the third.
-    if (!pairs_built_ && ++searches_ > 2) BuildPairs();
+    // Most candidate lines are asked about a few literals: a plain search
+    // (tens of nanoseconds) is cheaper than building the bitmap, which pays
+    // off only when many are asked.
+    if (!pairs_built_ && ++searches_ > kSearchesBeforePairs) BuildPairs();
     value_[id] = (!pairs_built_ || MayContain(literal)) && line_.find(literal) != std::string_view::npos;
   }
   return value_[id] != 0;
@@ -124,15 +129,31 @@ bool LiteralCheck::MayMatch(LineLiterals* line) const {
 }
 
 void FoldLine(std::string_view line, std::string* out) {
-  bool ascii = std::all_of(line.begin(), line.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-  if (!ascii) {
-    *out = FoldLiteralCase(line);
-    return;
-  }
   out->resize(line.size());
-  std::transform(line.begin(), line.end(), out->begin(), [](char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
-  });
+  const char* in = line.data();
+  char* to = out->data();
+  std::size_t i = 0;
+  unsigned char high = 0;  // any byte >= 0x80 seen
+#ifdef __SSE2__
+  // ASCII letters lowered 16 bytes at a time; bytes >= 0x80 compare as
+  // negative, so they are never taken for letters (and send the line to
+  // the slow path below anyway).
+  const __m128i before_a = _mm_set1_epi8('A' - 1), after_z = _mm_set1_epi8('Z' + 1), bit = _mm_set1_epi8(0x20);
+  int any_high = 0;
+  for (; i + 16 <= line.size(); i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    any_high |= _mm_movemask_epi8(v);
+    __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(v, before_a), _mm_cmplt_epi8(v, after_z));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), _mm_or_si128(v, _mm_and_si128(upper, bit)));
+  }
+  if (any_high) high = 0x80;
+#endif
+  for (; i < line.size(); ++i) {
+    auto c = static_cast<unsigned char>(in[i]);
+    high |= c & 0x80;
+    to[i] = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  }
+  if (high) *out = FoldLiteralCase(line);
 }
 
 }  // namespace kedb::match

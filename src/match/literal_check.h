@@ -49,6 +49,7 @@ class LineLiterals {
 
  private:
   static constexpr std::size_t kPairBits = 4096;
+  static constexpr std::size_t kSearchesBeforePairs = 6;
   static std::size_t PairHash(unsigned char a, unsigned char b) { return (a * 263u + b) & (kPairBits - 1); }
   void BuildPairs();
   bool MayContain(std::string_view literal) const;

@@ -188,40 +188,6 @@ PrefilterPlan PlanPattern(const std::string& python, const PatternInfo& info, bo
   return plan;
 }
 
-// Drops every literal that contains another literal of `lits`, handing its
-// patterns to the contained one: a line holding "cuda out of memory" holds
-// "out of memory", so the shorter literal finds the same lines (and the
-// patterns' LiteralCheck still asks for the longer one). A literal matcher's
-// cost grows with the literals it holds; on the corpus a third go.
-void DropContainingLiterals(std::map<std::string, std::vector<uint32_t>>* lits) {
-  std::vector<const std::string*> by_length;
-  for (const auto& [lit, pats] : *lits) by_length.push_back(&lit);
-  std::stable_sort(by_length.begin(), by_length.end(),
-                   [](const std::string* a, const std::string* b) { return a->size() < b->size(); });
-  std::vector<const std::string*> kept;  // shortest first; none contains another
-  std::vector<std::pair<std::string, std::string>> moves;  // (longer, contained)
-  for (const std::string* lit : by_length) {
-    auto inside = std::find_if(kept.begin(), kept.end(), [&](const std::string* k) {
-      return k->size() < lit->size() && lit->find(*k) != std::string::npos;
-    });
-    if (inside == kept.end()) {
-      kept.push_back(lit);
-    } else {
-      moves.emplace_back(*lit, **inside);
-    }
-  }
-  for (const auto& [longer, contained] : moves) {
-    auto from = lits->find(longer);
-    auto& to = (*lits)[contained];
-    to.insert(to.end(), from->second.begin(), from->second.end());
-    lits->erase(from);
-  }
-  for (auto& [lit, pats] : *lits) {
-    std::sort(pats.begin(), pats.end());
-    pats.erase(std::unique(pats.begin(), pats.end()), pats.end());
-  }
-}
-
 }  // namespace
 
 Status PatternSet::BuildPrefilter() {
@@ -258,8 +224,6 @@ Status PatternSet::BuildPrefilter() {
   // Distinctive literals on every line, broad ones on marked lines only.
   std::map<std::string, std::vector<uint32_t>> distinct_lits, broad_lits;
   for (auto& [lit, pats] : by_literal) (IsDistinctiveLiteral(lit) ? distinct_lits : broad_lits)[lit] = std::move(pats);
-  DropContainingLiterals(&distinct_lits);
-  DropContainingLiterals(&broad_lits);
   for (auto [from, to] : {std::pair{&distinct_lits, &distinct_}, std::pair{&broad_lits, &broad_}}) {
     std::vector<std::string> literals;
     to->offsets.push_back(0);

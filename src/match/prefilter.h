@@ -41,6 +41,6 @@ bool IsDistinctiveLiteral(std::string_view literal);
 
 // Names the choices ChooseFactor makes; part of the prefilter cache key, so
 // that changing them can never reuse a database built under the old ones.
-inline constexpr char kFactorPolicy[] = "factor-v6:min-weight-2.5:common-words-v3/4:uncased-scripts:choices:identifier-tokens:split-branches:distinctive-8/6:split-broad:contained";
+inline constexpr char kFactorPolicy[] = "factor-v6:min-weight-2.5:common-words-v3/4:uncased-scripts:choices:identifier-tokens:split-branches:distinctive-8/6:split-broad";
 
 }  // namespace kedb::match

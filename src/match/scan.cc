@@ -2,6 +2,7 @@
 // errors, root first.
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "kedb/engine.h"
 #include "logs/blocks.h"
@@ -15,6 +16,9 @@ namespace kedb {
 namespace {
 
 using match::Candidate;
+
+// Distinct quiet lines remembered at once (see Engine::Scan).
+constexpr std::size_t kQuietLines = 4096;
 
 // Pattern hits grouped into regions of nearby lines as the log streams by.
 // A region seen again (same best record, same line up to numbers) is
@@ -184,6 +188,10 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
   std::vector<logs::LineMark> marks;
   std::vector<uint8_t> triggers;
   std::vector<match::LineHit> hits;
+  // Cleaned lines whose hits were all too weak to report. A line's matches
+  // depend on its text alone, so the same text again (a progress line, a
+  // repeated install step) is passed over without ranking it again.
+  std::unordered_set<std::string> quiet;
   while (chunker.Next(&chunk)) {
     sum.lines += chunk.line_starts.size();
     sum.bytes += chunk.text.size();
@@ -214,6 +222,10 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
       const std::size_t li = hits[i].line;
       const std::size_t line_no = chunk.first_line + li;
       std::string_view line = logs::LineText(cleaned, starts, li);
+      if (quiet.count(std::string(line))) {
+        while (i < hits.size() && hits[i].line == li) ++i;
+        continue;
+      }
       // Versions named on the line itself inform the ranking.
       std::vector<EnvPair> text_env = match::EnvFromText(line);
       match::LineWords words = signatures_->Words(line);
@@ -221,6 +233,10 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
       for (; i < hits.size() && hits[i].line == li; ++i) {
         Candidate c = match::MakeMatch(*this, hits[i], line, words, shift[li], line_no, options.match, text_env);
         if (match::StrongEnough(c, options.match)) found.push_back(std::move(c));  // weak hits: abstain
+      }
+      if (found.empty()) {
+        if (quiet.size() >= kQuietLines) quiet.clear();
+        quiet.emplace(line);
       }
       regions.Add(line_no, line, std::move(found));
     }
