@@ -6,6 +6,7 @@
 
 #include "kedb/engine.h"
 #include "logs/line_chunker.h"
+#include "match/pattern_set.h"
 #include "test_util.h"
 
 namespace kedb {
@@ -230,6 +231,30 @@ TEST(Scan, BinaryGarbageIsHarmless) {
     return !b.matches.empty() && b.matches[0].record->id == "cuda/cudnn-batch-norm-bad-param";
   });
   EXPECT_TRUE(found);
+}
+
+// A pattern reached only through a broad literal ("ack") is tried on lines
+// that read as a problem; --all-lines tries it everywhere, as match does.
+TEST(Scan, BroadPatternsWaitForAProblemLineUnlessAllLines) {
+  TempDir cache;
+  std::vector<Record> records = {testing::MakeRecord("net/nack-on-channel", "NACK received on ch7", R"(\bN?ACK\b.*\bch\d+)")};
+  auto engine = Engine::FromKnowledgeBase(KnowledgeBase::FromRecords(std::move(records)), cache.path().string());
+  ASSERT_TRUE(engine.ok());
+  ASSERT_TRUE((*engine)->patterns().has_broad());
+  const std::string quiet = "INFO link up\nNACK received on ch7\nINFO link down\n";
+  const std::string problem = "INFO link up\nNACK received on ch7: frame lost\nINFO link down\n";
+  auto known = [&](const std::string& log, bool all_lines) {
+    std::istringstream in(log);
+    ScanOptions options;
+    options.all_lines = all_lines;
+    ScanResult result;
+    EXPECT_TRUE((*engine)->Scan(in, options, &result).ok());
+    return result.summary.known;
+  };
+  EXPECT_EQ(known(quiet, false), 0u);
+  EXPECT_EQ(known(quiet, true), 1u);
+  EXPECT_EQ(known(problem, false), 1u);
+  EXPECT_FALSE((*engine)->Match("NACK received on ch7", MatchOptions{}).matches.empty());
 }
 
 }  // namespace

@@ -120,6 +120,23 @@ TEST(ApiTest, BadBodiesGetPreciseErrors) {
   EXPECT_EQ(r.allow, "POST");
 }
 
+TEST(ApiTest, ScanTakesAllLinesFromTheBodyOrTheQuery) {
+  std::string log = std::string("epoch 1\n") + kSeed0 + "\n";
+  ApiReply r = Call("POST", "/v1/scan", json{{"log", log}, {"all_lines", true}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Body(r)["blocks"][0]["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  ApiReply plain = Call("POST", "/v1/scan", log, {{"all_lines", "true"}}, "text/plain");
+  EXPECT_EQ(plain.status, 200) << plain.body;
+  ApiReply bad = Call("POST", "/v1/scan", json{{"log", log}, {"all_lines", "yes"}}.dump());
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(bad.body.find("all_lines"), std::string::npos) << bad.body;
+  ApiReply bad_query = Call("POST", "/v1/scan", log, {{"all_lines", "maybe"}}, "text/plain");
+  EXPECT_EQ(bad_query.status, 400);
+  EXPECT_NE(bad_query.body.find("all_lines"), std::string::npos) << bad_query.body;
+  // Not a match option.
+  EXPECT_EQ(Call("POST", "/v1/match", json{{"text", kSeed0}, {"all_lines", true}}.dump()).status, 400);
+}
+
 TEST(ApiTest, BinaryGarbageInAPlainTextLogIsScannedNotRefused) {
   std::string garbage = "\xff\xfe\x00\x01 not utf-8 \xc3\x28\n";
   garbage += kSeed0;

@@ -14,16 +14,18 @@ constexpr std::size_t kMaxTop = 100;
 
 // The JSON bodies POST /v1/match and /v1/scan accept; published the same in
 // openapi.json.
-Json BodySchema(const char* text_field) {
-  return Json{
-      {"type", "object"},
-      {"required", {text_field}},
-      {"additionalProperties", false},
-      {"properties",
-       {{text_field, {{"type", "string"}}},
-        {"top", {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxTop}}},
-        {"env", {{"type", "string"}}},
-        {"lang", {{"type", "string"}, {"enum", {"en", "zh"}}}}}}};
+Json BodySchema(bool scan) {
+  const char* text_field = scan ? "log" : "text";
+  Json schema{{"type", "object"},
+              {"required", {text_field}},
+              {"additionalProperties", false},
+              {"properties",
+               {{text_field, {{"type", "string"}}},
+                {"top", {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxTop}}},
+                {"env", {{"type", "string"}}},
+                {"lang", {{"type", "string"}, {"enum", {"en", "zh"}}}}}}};
+  if (scan) schema["properties"]["all_lines"] = {{"type", "boolean"}};
+  return schema;
 }
 
 ApiReply JsonReply(int status, std::string body) {
@@ -70,6 +72,13 @@ struct Params {
     const std::string* v = request.Param(name);
     return v ? *v : std::string();
   }
+  bool GetBool(std::string_view name) {
+    const std::string* v = request.Param(name);
+    if (!v || *v == "false" || *v == "0") return false;
+    if (*v == "true" || *v == "1" || v->empty()) return true;
+    Fail(fmt::format("{}: \"{}\" is not true or false", name, *v));
+    return false;
+  }
   void Fail(std::string message) {
     if (error.empty()) error = std::move(message);
   }
@@ -94,6 +103,7 @@ ApiReply MatchOrScan(const Engine& engine, const ApiRequest& req, bool scan) {
     q.top = p.GetInt("top", scan ? kScanTop : kMatchTop, 1, kMaxTop);
     q.env = p.GetString("env");
     q.lang = p.GetLang();
+    if (scan) q.all_lines = p.GetBool("all_lines");
     if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
   } else if (IsJson(req.content_type)) {
     Json body;
@@ -104,13 +114,14 @@ ApiReply MatchOrScan(const Engine& engine, const ApiRequest& req, bool scan) {
       return ErrorReply(400, "bad_request",
                         fmt::format("request body: line {}, column {}: {}", lc.line, lc.column, err->message));
     }
-    if (auto err = CheckAgainstSchema(body, BodySchema(field))) {
+    if (auto err = CheckAgainstSchema(body, BodySchema(scan))) {
       return ErrorReply(400, "bad_request", "request body: " + *err);
     }
     q.text = body[field].get<std::string>();
     q.top = body.value("top", scan ? kScanTop : kMatchTop);
     q.env = body.value("env", "");
     q.lang = body.value("lang", "en") == "zh" ? Lang::kZh : Lang::kEn;
+    q.all_lines = body.value("all_lines", false);
     if (const std::string* lang = req.Param("lang"); lang && *lang == "zh" && !body.contains("lang")) {
       q.lang = Lang::kZh;
     }

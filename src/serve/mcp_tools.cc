@@ -53,7 +53,11 @@ Json BuildToolList() {
       {{"log_text", {{"type", "string"}, {"minLength", 1}, {"description", "The log text"}}},
        {"top", {{"type", "integer"}, {"minimum", 1}, {"maximum", 20}, {"description", "Matches per block (default 3)"}}},
        {"env", EnvSchema()},
-       {"lang", LangSchema()}},
+       {"lang", LangSchema()},
+       {"all_lines",
+        {{"type", "boolean"},
+         {"description",
+          "Try broad patterns on every line, not only on lines that read as a problem (slower; default false)"}}}},
       {"log_text"}));
   tools.push_back(Tool(
       "batch_lookup", "Look up several errors",
@@ -145,6 +149,7 @@ ToolResult CallTool(const Engine& engine, const std::string& name, const Json& a
     q.top = args.value("top", scan ? kScanTop : kMatchTop);
     q.env = args.value("env", "");
     q.lang = lang;
+    if (scan) q.all_lines = args.value("all_lines", false);
     return FromAnswer(scan ? ScanLog(engine, q) : MatchText(engine, q));
   }
   if (name == "batch_lookup") {

@@ -71,6 +71,7 @@ Answer MatchText(const Engine& engine, const MatchQuery& q) {
 
 Answer ScanLog(const Engine& engine, const MatchQuery& q) {
   ScanOptions options;
+  options.all_lines = q.all_lines;
   Answer error;
   if (!Options(q, &options.match, &error)) return error;
   ViewBuf buf(q.text);

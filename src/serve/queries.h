@@ -36,6 +36,7 @@ struct MatchQuery {
   std::size_t top = kMatchTop;
   std::string env;  // "torch=2.2,os=linux"
   Lang lang = Lang::kEn;
+  bool all_lines = false;  // scans only: ScanOptions::all_lines
 };
 
 struct SearchQuery {
