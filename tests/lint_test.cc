@@ -68,6 +68,7 @@ TEST(Lint, RulesFireOnWhatTheyDescribe) {
   e.aliases = {"cudaErrorMemoryAllocation: out of memory", "CUDA OOM"};                      // self-miss on alias 1
   records.push_back(e);
   records.push_back(testing::MakeRecord("t/f", "(broken", "(broken"));                                      // regex-compile
+  records.push_back(testing::MakeRecord("t/g", "NACK received on ch7", R"(\bN?ACK\b.*\bch\d+)"));             // scan-reach
   KnowledgeBase kb = KnowledgeBase::FromRecords(std::move(records));
   LintReport report = Lint(kb, LoadReport{}, FixedDay());
   auto counts = Counts(report);
@@ -80,6 +81,9 @@ TEST(Lint, RulesFireOnWhatTheyDescribe) {
   EXPECT_EQ(counts["date-order"], 1);
   EXPECT_EQ(counts["untranslated-zh"], 1);
   EXPECT_EQ(counts["regex-compile"], 1);
+  // t/g is reached only through "ack", t/b through no literal at all, and
+  // neither signature reads as a problem.
+  EXPECT_EQ(counts["scan-reach"], 2);
   // t/a's "out of memory" branch matches t/d's signature, and they are not linked.
   EXPECT_EQ(counts["shadowing"], 1);
   EXPECT_EQ(report.errors(), 2u);
@@ -104,7 +108,7 @@ TEST(Lint, CorpusCountsPerRule) {
   LintReport report = Lint(*kb, load, options);
   std::map<std::string, int> expected = {
       {"edge-asymmetry", 1070}, {"shadowing", 797},       {"short-alternative", 224},
-      {"regex-self-miss", 210}, {"rate-disagreement", 3},
+      {"regex-self-miss", 210}, {"rate-disagreement", 3},  {"scan-reach", 85},
   };
   EXPECT_EQ(Counts(report), expected);
   EXPECT_EQ(report.errors(), 0u);

@@ -9,6 +9,8 @@
 // Warnings (fail only under --strict):
 //   unknown-field               a field the model does not know (typo?); x_* is exempt
 //   regex-self-miss             the regex misses the record's own signature or an alias
+//   scan-reach                  `kedb scan` would miss the signature: its line has no problem
+//                               word and the regex is reached only through broad literals
 //   shadowing                   the regex matches another record's signature and the two
 //                               are not linked as frequently_confused_with (variants of
 //                               one error, ids differing only in the last segment, are exempt)

@@ -10,7 +10,9 @@
 
 #include "kb/lint_rules.h"
 #include "kb/locate.h"
+#include "logs/triggers.h"
 #include "match/pcre2_regex.h"
+#include "match/prefilter.h"
 #include "match/python_regex.h"
 
 namespace kedb {
@@ -104,6 +106,24 @@ void LintSelfMatch(const Compiled& c, std::vector<Diagnostic>* out) {
   }
 }
 
+// A log scan tries a pattern reached only through broad literals on lines
+// that read as a problem (PatternSet::Scan). A record whose own signature
+// is not such a line is found by `match` but missed by `scan`.
+void LintScanReach(const Compiled& c, std::vector<Diagnostic>* out) {
+  const Record& r = *c.record;
+  if (!c.regex.Search(r.signature)) return;  // regex-self-miss says it
+  std::vector<uint8_t> flags;
+  logs::MarkTriggerLines(r.signature, {0}, /*problem_lines=*/true, &flags);
+  if (flags[0] != 0) return;
+  match::PrefilterPlan plan = match::PlanPrefilter(r.regex, c.info);
+  if (match::FoundOnAnyLine(plan, match::FoldLiteralCase(r.signature))) return;
+  Warn(r, "scan-reach",
+       "`kedb scan` misses this error unless its line also reads as a problem: the regex has no distinctive "
+       "literal in the signature (8+ letters that are not a common word, or an error code) and the signature "
+       "has no problem word (\"error\", \"failed\", \"denied\", \"timed out\", ...)",
+       out);
+}
+
 void LintShadowing(const std::vector<Compiled>& all, const KnowledgeBase& kb, std::vector<Diagnostic>* out) {
   std::vector<std::string> lowered;
   lowered.reserve(kb.size());
@@ -139,6 +159,7 @@ void LintRegexes(const KnowledgeBase& kb, const LintOptions& options, std::vecto
   for (const Compiled& c : compiled) {
     LintShape(c, out);
     LintSelfMatch(c, out);
+    LintScanReach(c, out);
   }
   if (options.check_shadowing) LintShadowing(compiled, kb, out);
 }

@@ -9,7 +9,7 @@
 
 namespace kedb {
 
-// regex-compile, regex-self-miss, shadowing, short-alternative, nested-quantifier.
+// regex-compile, regex-self-miss, scan-reach, shadowing, short-alternative, nested-quantifier.
 void LintRegexes(const KnowledgeBase& kb, const LintOptions& options, std::vector<Diagnostic>* out);
 
 // dangling-edge, edge-asymmetry.

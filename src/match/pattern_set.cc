@@ -108,88 +108,6 @@ const PatternSet::Compiled& PatternSet::Get(uint32_t p) const {
   return c;
 }
 
-namespace {
-
-// How the prefilter reaches one pattern: literals that lead to it, and
-// regexes (PCRE2 dialect, with their Hyperscan flags) for the regex database.
-struct PrefilterPlan {
-  std::vector<std::string> literals;
-  std::vector<std::pair<std::string, unsigned>> regexes;
-};
-
-// The Hyperscan flags that take `pcre2` exactly, or failing that as a
-// prefilter (look-arounds, back-references); nullopt when neither does.
-std::optional<unsigned> RegexDatabaseFlags(const std::string& pcre2) {
-  for (unsigned flags : {HS_FLAG_CASELESS | HS_FLAG_UTF8 | HS_FLAG_ALLOWEMPTY,
-                         HS_FLAG_CASELESS | HS_FLAG_UTF8 | HS_FLAG_ALLOWEMPTY | HS_FLAG_PREFILTER}) {
-    hs_expr_info_t* info = nullptr;
-    hs_compile_error_t* err = nullptr;
-    bool ok = hs_expression_info(pcre2.c_str(), flags, &info, &err) == HS_SUCCESS;
-    if (!ok) hs_free_compile_error(err);
-    free(info);  // NOLINT: Hyperscan allocates with malloc
-    if (ok) return flags;
-  }
-  return std::nullopt;
-}
-
-// A pattern with no factor of its own, split at its top-level alternation:
-// each branch is reached through its own factor when it has one, and only
-// the branches without one go to the regex database (`6.4` alone, not the
-// whole `(tiananmen|6.4|june 4.*1989)`). A whole broad pattern in the regex
-// database costs every line of every log; one short branch costs far less.
-// nullopt when the pattern does not split, or a branch does not parse alone.
-std::optional<PrefilterPlan> PlanByBranches(const std::string& python) {
-  std::vector<std::string> branches = TopLevelBranches(python);
-  if (branches.empty()) return std::nullopt;
-  PrefilterPlan plan;
-  for (const auto& branch : branches) {
-    auto parsed = ParsePythonRegex(branch);
-    auto* info = std::get_if<PatternInfo>(&parsed);
-    if (!info) return std::nullopt;
-    std::vector<std::string> factor = ChooseFactor(*info);
-    if (!factor.empty()) {
-      plan.literals.insert(plan.literals.end(), factor.begin(), factor.end());
-      continue;
-    }
-    auto flags = RegexDatabaseFlags(info->pcre2);
-    if (!flags) return std::nullopt;
-    plan.regexes.emplace_back(info->pcre2, *flags);
-  }
-  return plan;
-}
-
-bool AllDistinctive(const std::vector<std::string>& literals) {
-  return std::all_of(literals.begin(), literals.end(), [](const std::string& l) { return IsDistinctiveLiteral(l); });
-}
-
-PrefilterPlan PlanPattern(const std::string& python, const PatternInfo& info, bool* unreachable) {
-  *unreachable = false;
-  PrefilterPlan plan;
-  plan.literals = ChooseFactor(info);
-  if (!plan.literals.empty() && AllDistinctive(plan.literals)) return plan;
-  // A factor with a broad literal reaches the pattern on problem lines only
-  // (see pattern_set.h). Its branches may do better: in `(NOAUTH|
-  // Authentication required|ERR.*AUTH)` the factor is "auth", but the
-  // middle branch has a distinctive literal of its own, found on any line.
-  if (auto split = PlanByBranches(python)) {
-    bool gains = plan.literals.empty() ||
-                 std::any_of(split->literals.begin(), split->literals.end(),
-                             [](const std::string& l) { return IsDistinctiveLiteral(l); });
-    if (gains) return std::move(*split);
-  }
-  if (!plan.literals.empty()) return plan;
-  // No literal: the full pattern goes to Hyperscan, which either takes it
-  // exactly, or as a prefilter.
-  if (auto flags = RegexDatabaseFlags(info.pcre2)) {
-    plan.regexes.emplace_back(info.pcre2, *flags);
-  } else {
-    *unreachable = true;
-  }
-  return plan;
-}
-
-}  // namespace
-
 Status PatternSet::BuildPrefilter() {
   std::map<std::string, std::vector<uint32_t>> by_literal;
   std::vector<std::string> fallback_exprs;
@@ -200,9 +118,8 @@ Status PatternSet::BuildPrefilter() {
       ++stats_.invalid;
       continue;
     }
-    bool unreachable = false;
-    PrefilterPlan plan = PlanPattern(patterns_[p], *c.info, &unreachable);
-    if (unreachable) {
+    PrefilterPlan plan = PlanPrefilter(patterns_[p], *c.info);
+    if (plan.unreachable) {
       every_line_.push_back(p);
       continue;
     }

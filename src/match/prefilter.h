@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "match/python_regex.h"
@@ -38,6 +39,25 @@ std::vector<std::string> TopLevelBranches(std::string_view pattern);
 // The others ("mode", "ack", "201", "exception") are looked for only on
 // lines that read as a problem (PatternSet::Scan).
 bool IsDistinctiveLiteral(std::string_view literal);
+
+// How the prefilter reaches one pattern: literals that lead to it (each
+// distinctive or broad, see IsDistinctiveLiteral), and regexes (PCRE2
+// dialect, with their Hyperscan flags) for the regex database. A pattern
+// whose factor has a broad literal is reached branch by branch when that
+// gives it a distinctive literal; one without a factor sends only its
+// branches without one to the regex database. `unreachable`: Hyperscan
+// takes none of it, and PCRE2 must try every (marked) line.
+struct PrefilterPlan {
+  std::vector<std::string> literals;
+  std::vector<std::pair<std::string, unsigned>> regexes;
+  bool unreachable = false;
+};
+PrefilterPlan PlanPrefilter(const std::string& python_pattern, const PatternInfo& info);
+
+// Whether a line holding a match (folded with FoldLiteralCase) is found by a
+// log scan even when it reads as no problem: it holds one of the plan's
+// distinctive literals.
+bool FoundOnAnyLine(const PrefilterPlan& plan, std::string_view folded_line);
 
 // Names the choices ChooseFactor makes; part of the prefilter cache key, so
 // that changing them can never reuse a database built under the old ones.
