@@ -91,9 +91,10 @@ bool LineChunker::Next(LineChunk* chunk) {
     std::string_view text = avail.substr(0, block);
     chunk->line_starts.push_back(0);
     NewlineStarts(text.data(), text.size(), 0, &chunk->line_starts);
+    // A block no longer than the limit cannot hold an over-long line.
     bool overlong = false;
     const auto& starts = chunk->line_starts;
-    for (std::size_t i = 0; i < starts.size() && !overlong; ++i) {
+    for (std::size_t i = 0; text.size() > max_line_bytes_ && i < starts.size() && !overlong; ++i) {
       std::size_t e = i + 1 < starts.size() ? starts[i + 1] : text.size();
       overlong = e - starts[i] > max_line_bytes_;
     }

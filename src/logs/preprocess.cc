@@ -18,10 +18,16 @@ std::size_t Digits(std::string_view s, std::size_t i) {
   return n;
 }
 
+// Exactly two digits at s[i] (a third would make another number).
+bool TwoDigitsAt(std::string_view s, std::size_t i) {
+  return i + 2 <= s.size() && Digit(s[i]) && Digit(s[i + 1]) && (i + 2 == s.size() || !Digit(s[i + 2]));
+}
+
 // "hh:mm:ss" with optional ",fff" / ".ffffff" at s[i]; its length or 0.
+// Fixed positions first: this runs on nearly every line of most logs.
 std::size_t ClockAt(std::string_view s, std::size_t i) {
-  if (i + 8 > s.size() || Digits(s, i) != 2 || s[i + 2] != ':' || Digits(s, i + 3) != 2 || s[i + 5] != ':' ||
-      Digits(s, i + 6) != 2) {
+  if (i + 8 > s.size() || s[i + 2] != ':' || s[i + 5] != ':' || !TwoDigitsAt(s, i) || !TwoDigitsAt(s, i + 3) ||
+      !TwoDigitsAt(s, i + 6)) {
     return 0;
   }
   std::size_t n = 8;
@@ -35,7 +41,8 @@ std::size_t ClockAt(std::string_view s, std::size_t i) {
 // A timestamp at s[0]: "2026-03-14T09:12:01.123Z", "2026-03-14 09:12:01,114",
 // with an optional zone ("Z", "+00:00"). Its length or 0.
 std::size_t TimestampAt(std::string_view s) {
-  if (s.size() < 10 || Digits(s, 0) != 4 || s[4] != '-' || Digits(s, 5) != 2 || s[7] != '-' || Digits(s, 8) != 2) {
+  if (s.size() < 10 || s[4] != '-' || s[7] != '-' || !Digit(s[0]) || !Digit(s[1]) || !Digit(s[2]) ||
+      !Digit(s[3]) || !TwoDigitsAt(s, 5) || !TwoDigitsAt(s, 8)) {
     return 0;
   }
   std::size_t n = 10;
@@ -45,8 +52,8 @@ std::size_t TimestampAt(std::string_view s) {
     n += 1 + c;
     if (n < s.size() && s[n] == 'Z') {
       ++n;
-    } else if (n + 6 <= s.size() && (s[n] == '+' || s[n] == '-') && Digits(s, n + 1) == 2 && s[n + 3] == ':' &&
-               Digits(s, n + 4) == 2) {
+    } else if (n + 6 <= s.size() && (s[n] == '+' || s[n] == '-') && TwoDigitsAt(s, n + 1) && s[n + 3] == ':' &&
+               TwoDigitsAt(s, n + 4)) {
       n += 6;
     }
   }
