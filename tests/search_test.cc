@@ -3,12 +3,14 @@
 #include <nlohmann/json.hpp>
 
 #include "kedb/engine.h"
+#include "search/bm25.h"
 #include "search/tokenizer.h"
 #include "test_util.h"
 
 namespace kedb {
 namespace {
 
+namespace fs = std::filesystem;
 using testing::RunKedb;
 using testing::TempDir;
 
@@ -45,6 +47,72 @@ TEST(Search, SeedFirstInEnglishAndChinese) {
   ASSERT_FALSE(code.hits.empty());
   EXPECT_EQ(code.hits[0].record->id, "cuda/cublas-alloc-failed");
   EXPECT_TRUE(engine->Search("zzyzx quux", SearchOptions{}).hits.empty());
+}
+
+// The index read back from its bytes answers exactly as the one built;
+// damaged bytes, or bytes of another knowledge base, are refused.
+TEST(Search, IndexSurvivesItsCacheFileAndRefusesDamage) {
+  auto kb = KnowledgeBase::Load((testing::SourceDir() / "kb").string(), {});
+  ASSERT_TRUE(kb.ok());
+  search::Bm25Index built(*kb);
+  std::string bytes = built.Serialize();
+  auto read = search::Bm25Index::Deserialize(*kb, bytes);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->terms(), built.terms());
+  for (const char* query : {"batch norm epsilon zero", "批量归一化 epsilon", "nccl timeout", "cudnn"}) {
+    auto a = built.Search(query, 10), b = read->Search(query, 10);
+    ASSERT_EQ(a.size(), b.size()) << query;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].record, b[i].record) << query;
+      EXPECT_DOUBLE_EQ(a[i].score, b[i].score) << query;
+      EXPECT_EQ(a[i].terms, b[i].terms) << query;
+    }
+  }
+  EXPECT_FALSE(search::Bm25Index::Deserialize(*kb, bytes.substr(0, bytes.size() / 2)));
+  std::string flipped = bytes;
+  flipped[flipped.size() / 2] ^= 0x40;
+  EXPECT_FALSE(search::Bm25Index::Deserialize(*kb, flipped));
+  KnowledgeBase smaller = KnowledgeBase::FromRecords({testing::MakeRecord("t/a", "x", "x")});
+  EXPECT_FALSE(search::Bm25Index::Deserialize(smaller, bytes));
+  // The key follows the content the index reads.
+  std::vector<Record> edited = kb->records();
+  uint64_t key = search::Bm25Index::ContentKey(*kb);
+  edited[0].root_cause += " (edited)";
+  EXPECT_NE(search::Bm25Index::ContentKey(KnowledgeBase::FromRecords(std::move(edited))), key);
+}
+
+// A second engine on the same cache folder reads the index the first wrote.
+TEST(Search, IndexIsKeptInTheCacheFolder) {
+  TempDir cache;
+  {
+    auto engine = Bundled(cache);
+    ASSERT_TRUE(engine);
+    EXPECT_FALSE(engine->Search("batch norm epsilon zero", SearchOptions{}).hits.empty());
+  }
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(cache.path())) {
+    files += e.path().filename().string().rfind("bm25-", 0) == 0;
+  }
+  EXPECT_EQ(files, 1u);
+  auto again = Bundled(cache);
+  ASSERT_TRUE(again);
+  SearchResult r = again->Search("batch norm epsilon zero", SearchOptions{});
+  ASSERT_FALSE(r.hits.empty());
+  EXPECT_EQ(r.hits[0].record->id, "cuda/cudnn-bn-epsilon-nan");
+  // A damaged file is not trusted: the index is built again and rewritten.
+  fs::path file;
+  for (const auto& e : fs::directory_iterator(cache.path())) {
+    if (e.path().filename().string().rfind("bm25-", 0) == 0) file = e.path();
+  }
+  std::string good = testing::ReadFile(file);
+  ASSERT_FALSE(good.empty());
+  testing::WriteFile(file, std::string(good.size(), 'x'));
+  auto third = Bundled(cache);
+  ASSERT_TRUE(third);
+  SearchResult r3 = third->Search("batch norm epsilon zero", SearchOptions{});
+  ASSERT_FALSE(r3.hits.empty());
+  EXPECT_EQ(r3.hits[0].record->id, "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_EQ(testing::ReadFile(file), good);
 }
 
 TEST(Search, Cli) {

@@ -57,8 +57,9 @@ class Engine {
 
   // Records by words, in English or Chinese: BM25 over signatures, aliases,
   // error codes, tags, root causes and the Chinese fields (search/bm25.h).
-  // The index is built on the first call (tens of milliseconds on the
-  // 2,522-record corpus), so commands that never search never pay for it.
+  // The index is read from the cache folder on the first call, or built
+  // there (tens of milliseconds on the 2,522-record corpus) and kept, so
+  // commands that never search never pay for it, and others pay once.
   SearchResult Search(std::string_view query, const SearchOptions& options) const;
 
   const KnowledgeBase& kb() const { return kb_; }
@@ -75,6 +76,7 @@ class Engine {
   std::vector<std::pair<std::size_t, double>> FuzzyRecords(std::string_view line, const match::LineWords& words,
                                                            std::size_t k, bool with_search) const;
   KnowledgeBase kb_;
+  std::string cache_dir_;  // "" for none
   std::unique_ptr<match::PatternSet> patterns_;
   std::unique_ptr<match::SignatureIndex> signatures_;
   mutable std::once_flag search_once_;

@@ -54,9 +54,14 @@ const match::HsDatabase* Database(bool problem_lines) {
     auto compiled = match::HsDatabase::CompileLiterals(words);
     return compiled.ok() ? new match::HsDatabase(std::move(compiled).value()) : nullptr;
   };
+  // Each compiled on first use: a scan of a knowledge base without broad
+  // patterns never needs the larger one.
+  if (problem_lines) {
+    static const match::HsDatabase* problems = compile(true);
+    return problems;
+  }
   static const match::HsDatabase* triggers = compile(false);
-  static const match::HsDatabase* problems = compile(true);
-  return problem_lines ? problems : triggers;
+  return triggers;
 }
 
 }  // namespace

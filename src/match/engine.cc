@@ -2,6 +2,7 @@
 
 
 #include <algorithm>
+#include <filesystem>
 #include <future>
 #include <map>
 
@@ -14,6 +15,7 @@
 #include "match/rank.h"
 #include "match/similarity.h"
 #include "search/bm25.h"
+#include "util/binary_io.h"
 
 namespace kedb {
 
@@ -33,6 +35,7 @@ Result<std::shared_ptr<const Engine>> Engine::Open(const std::string& kb_path, c
 Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb, const std::string& cache_dir) {
   std::shared_ptr<Engine> engine(new Engine());
   engine->kb_ = std::move(kb);
+  engine->cache_dir_ = cache_dir;
   std::vector<std::string> patterns;
   patterns.reserve(engine->kb_.size());
   for (const Record& r : engine->kb_.records()) patterns.push_back(r.regex);
@@ -102,8 +105,26 @@ MatchResult Engine::Match(std::string_view raw, const MatchOptions& options) con
   return result;
 }
 
+// BM25 indexes kept per cache folder, as for pattern databases.
+constexpr std::size_t kCachedSearchIndexes = 8;
+
 const search::Bm25Index& Engine::SearchIndex() const {
-  std::call_once(search_once_, [&]() { search_ = std::make_unique<search::Bm25Index>(kb_); });
+  std::call_once(search_once_, [&]() {
+    std::string path;
+    if (!cache_dir_.empty()) {
+      path = (std::filesystem::path(cache_dir_) /
+              fmt::format("bm25-{:016x}.bin", search::Bm25Index::ContentKey(kb_)))
+                 .string();
+      std::string bytes;
+      if (util::ReadWholeFile(path, &bytes)) search_ = search::Bm25Index::Deserialize(kb_, bytes);
+      if (search_) return;
+    }
+    search_ = std::make_unique<search::Bm25Index>(kb_);
+    // An unwritable cache only costs time.
+    if (!path.empty() && util::WriteFileAtomically(path, search_->Serialize())) {
+      util::PruneCacheFiles(cache_dir_, "bm25-", kCachedSearchIndexes);
+    }
+  });
   return *search_;
 }
 

@@ -12,13 +12,14 @@
 // people abbreviate what records spell out.
 //
 // Build: one pass over the records, O(total text). Search: O(postings of
-// the query's words). Immutable once built; thread-safe.
+// the query's words, and log(terms) to find each). Immutable once built;
+// thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "kedb/knowledge_base.h"
@@ -38,17 +39,32 @@ class Bm25Index {
   // Up to `top` records, best first; ties by id.
   std::vector<Hit> Search(std::string_view query, std::size_t top) const;
 
-  std::size_t terms() const { return postings_.size(); }
+  std::size_t terms() const { return terms_.size(); }
+
+  // The index as bytes for a cache file, and back. Deserialize returns null
+  // for bytes that are not an index of a knowledge base of kb's size
+  // (truncated, damaged, another format): then build it again. Reading is
+  // a few copies, where building tokenizes every record (tens of ms on the
+  // corpus), which a `kedb scan` of a short log would pay on every call.
+  std::string Serialize() const;
+  static std::unique_ptr<Bm25Index> Deserialize(const KnowledgeBase& kb, std::string_view bytes);
+  // A hash of the format and of every field the index reads, for naming
+  // its cache file: an edited record gives another key.
+  static uint64_t ContentKey(const KnowledgeBase& kb);
 
  private:
-  struct Posting {
-    uint32_t doc;
-    float tf;  // weighted term count
-  };
+  explicit Bm25Index(const KnowledgeBase* kb) : kb_(kb) {}
+  // Position of `term` in terms_, or terms_.size().
+  std::size_t Find(std::string_view term) const;
+
   const KnowledgeBase* kb_;
-  std::unordered_map<std::string, std::vector<Posting>> postings_;
-  std::vector<std::string> sorted_terms_;  // for prefix lookups
-  std::vector<float> doc_length_;          // weighted length
+  // Every term, sorted (binary search, and prefix lookups); term i's
+  // postings are docs_/tfs_[offsets_[i] .. offsets_[i+1]).
+  std::vector<std::string> terms_;
+  std::vector<uint32_t> offsets_;
+  std::vector<uint32_t> docs_;
+  std::vector<float> tfs_;          // weighted term counts
+  std::vector<float> doc_length_;   // weighted lengths
   double average_length_ = 1;
 };
 
