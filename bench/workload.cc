@@ -100,10 +100,11 @@ std::string CiLine(Rng& r) {
   }
 }
 
-}  // namespace
-
-std::string MakeCiLog(std::size_t bytes, const std::vector<std::string>& errors, std::size_t error_every,
-                      uint64_t seed) {
+// About `bytes` of lines from `noise`, every `error_every`-th one instead an
+// error from `errors` as `error_line` presents it.
+template <typename Noise, typename ErrorLine>
+std::string Assemble(std::size_t bytes, const std::vector<std::string>& errors, std::size_t error_every, uint64_t seed,
+                     Noise noise, ErrorLine error_line) {
   Rng r(seed);
   std::string out;
   out.reserve(bytes + 256);
@@ -111,28 +112,24 @@ std::string MakeCiLog(std::size_t bytes, const std::vector<std::string>& errors,
   while (out.size() < bytes) {
     ++line;
     if (!errors.empty() && error_every && line % error_every == 0) {
-      out += errors[r.Below(errors.size())] + "\n";
+      out += error_line(r, errors[r.Below(errors.size())]) + "\n";
     } else {
-      out += CiLine(r) + "\n";
+      out += noise(r) + "\n";
     }
   }
   return out;
 }
 
+}  // namespace
+
+std::string MakeCiLog(std::size_t bytes, const std::vector<std::string>& errors, std::size_t error_every,
+                      uint64_t seed) {
+  return Assemble(bytes, errors, error_every, seed, CiLine, [](Rng&, const std::string& e) { return e; });
+}
+
 std::string MakeLog(std::size_t bytes, const std::vector<std::string>& errors, std::size_t error_every, uint64_t seed) {
-  Rng r(seed);
-  std::string out;
-  out.reserve(bytes + 256);
-  std::size_t line = 0;
-  while (out.size() < bytes) {
-    ++line;
-    if (!errors.empty() && error_every && line % error_every == 0) {
-      out += Stamp(r) + " ERROR " + errors[r.Below(errors.size())] + "\n";
-    } else {
-      out += NoiseLine(r) + "\n";
-    }
-  }
-  return out;
+  return Assemble(bytes, errors, error_every, seed, NoiseLine,
+                  [](Rng& r, const std::string& e) { return Stamp(r) + " ERROR " + e; });
 }
 
 GeneratedSet MakePatterns(std::size_t n, uint64_t seed) {
