@@ -20,6 +20,13 @@ using match::Candidate;
 // Distinct quiet lines remembered at once (see Engine::Scan).
 constexpr std::size_t kQuietLines = 4096;
 
+// Looks up a string_view in a set of strings without copying it.
+struct TextHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using TextSet = std::unordered_set<std::string, TextHash, std::equal_to<>>;
+
 // Pattern hits grouped into regions of nearby lines as the log streams by.
 // A region seen again (same best record, same line up to numbers) is
 // counted, not kept twice, so memory follows the distinct errors.
@@ -191,7 +198,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
   // Cleaned lines whose hits were all too weak to report. A line's matches
   // depend on its text alone, so the same text again (a progress line, a
   // repeated install step) is passed over without ranking it again.
-  std::unordered_set<std::string> quiet;
+  TextSet quiet;
   while (chunker.Next(&chunk)) {
     sum.lines += chunk.line_starts.size();
     sum.bytes += chunk.text.size();
@@ -222,7 +229,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
       const std::size_t li = hits[i].line;
       const std::size_t line_no = chunk.first_line + li;
       std::string_view line = logs::LineText(cleaned, starts, li);
-      if (quiet.count(std::string(line))) {
+      if (quiet.contains(line)) {
         while (i < hits.size() && hits[i].line == li) ++i;
         continue;
       }
