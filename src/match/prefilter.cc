@@ -68,7 +68,13 @@ std::string SafePiece(const std::string& lit) {
 // common word.
 double Weight(const std::string& lit) {
   double w = static_cast<double>(lit.size());
-  return IsCommonWord(lit) ? w / 4 : w;
+  if (IsCommonWord(lit)) return w / 4;
+  // Two words in a row, or a token with a digit or '_' ("il2cpp",
+  // "e11000"), turn up in ordinary text far less often than a dictionary
+  // word of the same length ("building", "protobuf").
+  bool phrase = lit.find(' ') != std::string::npos && lit.front() != ' ' && lit.back() != ' ';
+  bool marked = std::any_of(lit.begin(), lit.end(), [](char c) { return c == '_' || (c >= '0' && c <= '9'); });
+  return phrase || marked ? w * 1.5 : w;
 }
 
 // A set's score: its weakest literal's weight, less a little for each

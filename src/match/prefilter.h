@@ -61,6 +61,6 @@ bool FoundOnAnyLine(const PrefilterPlan& plan, std::string_view folded_line);
 
 // Names the choices ChooseFactor makes; part of the prefilter cache key, so
 // that changing them can never reuse a database built under the old ones.
-inline constexpr char kFactorPolicy[] = "factor-v6:min-weight-2.5:common-words-v3/4:uncased-scripts:choices:identifier-tokens:split-branches:distinctive-8/6:split-broad";
+inline constexpr char kFactorPolicy[] = "factor-v6:min-weight-2.5:common-words-v3/4:rarer-phrases-and-codes:uncased-scripts:choices:identifier-tokens:split-branches:distinctive-8/6:split-broad";
 
 }  // namespace kedb::match
