@@ -335,6 +335,17 @@ std::optional<CorpusSet> LoadCorpusSet(const fs::path& shared) {
   return corpus;
 }
 
+// Lines laid end to end as PatternSet::Scan takes them.
+struct LinesText {
+  std::string text;
+  std::vector<std::size_t> starts;
+  void Add(std::string_view line) {
+    starts.push_back(text.size());
+    text.append(line);
+    text.push_back('\n');
+  }
+};
+
 // The whole one-pass matcher (prefilter, literal check, confirmation)
 // against PCRE2 run on every line, for every eighth corpus pattern over every
 // signature and a slice of log noise: the same hits, no more, no fewer.
@@ -345,18 +356,15 @@ TEST(PatternSet, CorpusScanEqualsBruteForce) {
   const std::vector<std::string>& patterns = corpus->patterns;
   const KnowledgeBase* kb = &corpus->kb;
   const match::PatternSet* set = corpus->set.get();
-  std::string text;
-  std::vector<std::size_t> starts;
-  auto add_line = [&](const std::string& line) {
-    starts.push_back(text.size());
-    text += line + "\n";
-  };
+  LinesText lines;
+  const std::string& text = lines.text;
+  const std::vector<std::size_t>& starts = lines.starts;
   for (const Record& r : kb->records()) {
-    add_line(r.signature);
-    for (const auto& a : r.aliases) add_line(a);
+    lines.Add(r.signature);
+    for (const auto& a : r.aliases) lines.Add(a);
   }
   for (int i = 0; i < 500; ++i) {
-    add_line(fmt::format("2026-03-{:02}T10:{:02}:00Z INFO worker-{} session {} cache hit ratio 0.{} device cuda:{}",
+    lines.Add(fmt::format("2026-03-{:02}T10:{:02}:00Z INFO worker-{} session {} cache hit ratio 0.{} device cuda:{}",
                          1 + i % 28, i % 60, i, i * 7919, i % 97, i % 8));
   }
   std::vector<match::LineHit> hits;
@@ -462,12 +470,10 @@ TEST(PatternSet, CorpusScanOfProblemLines) {
   const std::vector<std::string>& patterns = corpus->patterns;
   const KnowledgeBase* kb = &corpus->kb;
   const match::PatternSet* set = corpus->set.get();
-  std::string text;
-  std::vector<std::size_t> starts;
-  for (const Record& r : kb->records()) {
-    starts.push_back(text.size());
-    text += r.signature + "\n";
-  }
+  LinesText lines;
+  for (const Record& r : kb->records()) lines.Add(r.signature);
+  const std::string& text = lines.text;
+  const std::vector<std::size_t>& starts = lines.starts;
   std::vector<uint8_t> marks;
   logs::MarkTriggerLines(text, starts, /*problem_lines=*/true, &marks);
   std::vector<match::LineHit> all, marked;
