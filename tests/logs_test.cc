@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "logs/blocks.h"
+#include "logs/line_chunker.h"
 #include "logs/preprocess.h"
 
 namespace kedb::logs {
@@ -78,6 +79,64 @@ std::vector<Block> Segment(const std::string& log) {
   }
   seg.Finish();
   return seg.TakeBlocks();
+}
+
+// Cleaning a block gives, line for line, what Clean() gives, each line
+// followed by one newline.
+void ExpectSameAsLineByLine(const std::string& raw) {
+  SCOPED_TRACE(::testing::PrintToString(raw));
+  std::vector<std::size_t> raw_starts = LineStarts(raw);
+  CleanedLines out;
+  out.buffer = "leftovers of an earlier block";
+  CleanLines(raw, raw_starts, &out);
+  ASSERT_EQ(out.starts.size(), raw_starts.size());
+  ASSERT_EQ(out.origins.size(), raw_starts.size());
+  std::string scratch, joined;
+  for (std::size_t i = 0; i < raw_starts.size(); ++i) {
+    CleanLine want = Clean(LineText(raw, raw_starts, i), &scratch);
+    EXPECT_EQ(out.starts[i], joined.size()) << "line " << i;
+    EXPECT_EQ(out.marks[i], want.mark) << "line " << i;
+    EXPECT_EQ(out.origins[i], raw_starts[i] + want.stripped) << "line " << i;
+    joined.append(want.text);
+    joined.push_back('\n');
+  }
+  EXPECT_EQ(out.text, joined);
+}
+
+TEST(Preprocess, CleaningABlockIsCleaningEachLine) {
+  ExpectSameAsLineByLine("2026-03-14T09:12:01.123Z INFO start\n2026-03-14 09:12:02,114 RuntimeError: boom\nplain\n");
+  // CRLF endings, a last line without a newline, empty lines.
+  ExpectSameAsLineByLine("[rank0]: Traceback\r\n\r\n\nE   assert 1 == 2\r\nlast");
+  // Escapes and redraws.
+  ExpectSameAsLineByLine("\x1b[31mError\x1b[0m: red\n 10%|#  \r 50%|### \r100%|#####\n##[error]Process failed\n");
+  // Invalid bytes grow into U+FFFD: past the room the block itself needs.
+  ExpectSameAsLineByLine("2026-03-14T09:12:01Z ok\nbad \xff\xfe\xfd bytes\n2026-03-14T09:12:01Z after\n\x1b[1mbold\x1b[0m\n");
+  ExpectSameAsLineByLine("\xff");
+  ExpectSameAsLineByLine("");
+  ExpectSameAsLineByLine("\n\n");
+}
+
+TEST(Preprocess, CleaningABlockIsCleaningEachLineOnRandomLines) {
+  // Lines assembled from the pieces cleaning acts on, in random order.
+  const std::vector<std::string> pieces = {
+      "2026-03-14T09:12:01.123Z ", "[2026-03-14 09:12:01] ", "I0314 02:11:40.118000 140213 file.py:757] ",
+      "#12 3.456 ", "[rank3]: ", "##[error]", "E   ", "00O ", "\x1b[31m", "\x1b[0m", "\r", "\xe9", "\xc3\xa9",
+      "\xff", "错误", "Error", ": ", "x", " ", "12:00:00", "[", "]"};
+  uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>(state >> 33);
+  };
+  for (int round = 0; round < 300; ++round) {
+    std::string raw;
+    const std::size_t lines = next() % 12;
+    for (std::size_t l = 0; l < lines; ++l) {
+      const std::size_t n = next() % 7;
+      for (std::size_t k = 0; k < n; ++k) raw += pieces[next() % pieces.size()];
+      if (l + 1 < lines || next() % 2) raw += next() % 4 == 0 ? "\r\n" : "\n";
+    }
+    ExpectSameAsLineByLine(raw);
+  }
 }
 
 TEST(Blocks, PythonChainedTracebacks) {

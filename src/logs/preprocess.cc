@@ -1,6 +1,11 @@
 #include "logs/preprocess.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
+
+#include "logs/line_chunker.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -38,9 +43,40 @@ std::size_t ClockAt(std::string_view s, std::size_t i) {
   return n;
 }
 
+#ifdef __SSE2__
+// Whether s[0, 16) reads "YYYY-MM-DD?hh:mm", ? one of 'T', ' ', '_': the
+// head of nearly every timestamp of a timestamped log, checked at once.
+bool DateTimeHead(const char* s) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+  const __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+  const auto digits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)));
+  constexpr unsigned kDigits = 0b1101'1011'0110'1111;  // bit i: s[i] is a digit (bit 0 first)
+  return digits == kDigits && s[4] == '-' && s[7] == '-' && (s[10] == 'T' || s[10] == ' ' || s[10] == '_') &&
+         s[13] == ':';
+}
+#endif
+
 // A timestamp at s[0]: "2026-03-14T09:12:01.123Z", "2026-03-14 09:12:01,114",
 // with an optional zone ("Z", "+00:00"). Its length or 0.
 std::size_t TimestampAt(std::string_view s) {
+#ifdef __SSE2__
+  // The common case: date, separator, hours and minutes known at once, so
+  // only seconds, fraction and zone are left.
+  if (s.size() >= 19 && s[4] == '-' && DateTimeHead(s.data()) && s[16] == ':' && TwoDigitsAt(s, 17)) {
+    std::size_t n = 19;
+    if (n < s.size() && (s[n] == '.' || s[n] == ',')) {
+      std::size_t f = Digits(s, n + 1);
+      if (f > 0) n += 1 + f;
+    }
+    if (n < s.size() && s[n] == 'Z') {
+      ++n;
+    } else if (n + 6 <= s.size() && (s[n] == '+' || s[n] == '-') && TwoDigitsAt(s, n + 1) && s[n + 3] == ':' &&
+               TwoDigitsAt(s, n + 4)) {
+      n += 6;
+    }
+    return n;
+  }
+#endif
   if (s.size() < 10 || s[4] != '-' || s[7] != '-' || !Digit(s[0]) || !Digit(s[1]) || !Digit(s[2]) ||
       !Digit(s[3]) || !TwoDigitsAt(s, 5) || !TwoDigitsAt(s, 8)) {
     return 0;
@@ -68,14 +104,21 @@ std::size_t SpacesAt(std::string_view s, std::size_t i) {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+// Every prefix starts with a digit, '[', '#', or a glog/pytest letter: most
+// lines are done after this one test.
+constexpr std::array<bool, 256> kMayStartPrefix = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c : std::string_view("0123456789[#IWEF")) t[c] = true;
+  return t;
+}();
+bool MayStartPrefix(char c) { return kMayStartPrefix[static_cast<unsigned char>(c)]; }
+
 // One known prefix at the start of `s`: its length (spaces after it
 // included), or 0. Sets *mark for prefixes that say something.
 std::size_t PrefixAt(std::string_view s, LineMark* mark) {
   if (s.empty()) return 0;
-  // Every prefix starts with a digit, '[', '#', or a glog/pytest letter: most
-  // lines are done after one comparison.
   const char c0 = s[0];
-  if (!Digit(c0) && c0 != '[' && c0 != '#' && c0 != 'I' && c0 != 'W' && c0 != 'E' && c0 != 'F') return 0;
+  if (!MayStartPrefix(c0)) return 0;
   // Timestamps, bare or bracketed.
   if (std::size_t t = TimestampAt(s)) {
     std::size_t n = t + SpacesAt(s, t);
@@ -226,16 +269,10 @@ void Rewrite(std::string_view s, std::string* out) {
   }
 }
 
-}  // namespace
-
-CleanLine Clean(std::string_view line, std::string* scratch) {
+// The line without its prefixes, which come in layers:
+// "2026-...Z [rank0]:[E ...]" has three.
+CleanLine StripPrefixes(std::string_view s) {
   CleanLine out;
-  std::string_view s = line;
-  if (NeedsRewrite(s)) {
-    Rewrite(s, scratch);
-    s = *scratch;
-  }
-  // Prefixes come in layers: "2026-...Z [rank0]:[E ...]" has three.
   for (int layer = 0; layer < 4; ++layer) {
     std::size_t n = PrefixAt(s, &out.mark);
     if (n == 0 || n > s.size()) break;
@@ -244,6 +281,77 @@ CleanLine Clean(std::string_view line, std::string* scratch) {
   }
   out.text = s;
   return out;
+}
+
+// The first byte at or after `from` that makes a line need a rewrite: an
+// escape, a byte past ASCII, or a carriage return not ending its line.
+// block.size() when there is none.
+std::size_t NextRewriteByte(std::string_view block, std::size_t from) {
+  for (;;) {
+    std::size_t i = from;
+#ifdef __SSE2__
+    const __m128i esc = _mm_set1_epi8(0x1B), cr = _mm_set1_epi8('\r');
+    for (; i + 16 <= block.size(); i += 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block.data() + i));
+      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, esc), _mm_cmpeq_epi8(v, cr)), v);
+      if (auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit))) {
+        i += static_cast<std::size_t>(__builtin_ctz(mask));
+        break;
+      }
+    }
+#endif
+    for (; i < block.size(); ++i) {
+      auto c = static_cast<unsigned char>(block[i]);
+      if (c == 0x1B || c == '\r' || c >= 0x80) break;
+    }
+    // "\r\n" (and a final "\r") end a line; LineText drops them.
+    if (i < block.size() && block[i] == '\r' && (i + 1 == block.size() || block[i + 1] == '\n')) {
+      from = i + 1;
+      continue;
+    }
+    return i;
+  }
+}
+
+}  // namespace
+
+CleanLine Clean(std::string_view line, std::string* scratch) {
+  if (!NeedsRewrite(line)) return StripPrefixes(line);
+  Rewrite(line, scratch);
+  return StripPrefixes(*scratch);
+}
+
+void CleanLines(std::string_view block, const std::vector<std::size_t>& line_starts, CleanedLines* out) {
+  out->starts.resize(line_starts.size());
+  out->origins.resize(line_starts.size());
+  out->marks.resize(line_starts.size());
+  // Room for every line and its newline; only U+FFFD (3 bytes for 1) grows.
+  std::string& buf = out->buffer;
+  if (buf.size() < block.size() + line_starts.size()) buf.resize(block.size() + line_starts.size());
+  std::size_t at = 0;
+  std::size_t rewrite = NextRewriteByte(block, 0);
+  for (std::size_t i = 0; i < line_starts.size(); ++i) {
+    const std::size_t b = line_starts[i];
+    const std::string_view line = LineText(block, line_starts, i);
+    if (rewrite < b) rewrite = NextRewriteByte(block, b);
+    CleanLine c;
+    if (rewrite < b + line.size()) {
+      Rewrite(line, &out->scratch);
+      c = StripPrefixes(out->scratch);
+    } else if (!line.empty() && MayStartPrefix(line[0])) {
+      c = StripPrefixes(line);
+    } else {
+      c.text = line;
+    }
+    if (at + c.text.size() + 1 > buf.size()) buf.resize(std::max(2 * buf.size(), at + c.text.size() + 1));
+    out->starts[i] = at;
+    out->origins[i] = b + c.stripped;
+    out->marks[i] = c.mark;
+    std::memcpy(buf.data() + at, c.text.data(), c.text.size());
+    at += c.text.size();
+    buf[at++] = '\n';
+  }
+  out->text = std::string_view(buf.data(), at);
 }
 
 }  // namespace kedb::logs

@@ -60,16 +60,11 @@ MatchResult Engine::Match(std::string_view raw, const MatchOptions& options) con
   // Matched as cleaned lines (see logs/preprocess.h); spans are mapped back
   // to the raw text through each line's start and stripped prefix.
   std::vector<std::size_t> raw_starts = logs::LineStarts(raw);
-  std::string text, scratch;
-  std::vector<std::size_t> starts, shift;
-  text.reserve(raw.size());
-  for (std::size_t i = 0; i < raw_starts.size(); ++i) {
-    logs::CleanLine c = logs::Clean(logs::LineText(raw, raw_starts, i), &scratch);
-    starts.push_back(text.size());
-    shift.push_back(raw_starts[i] + c.stripped);
-    text.append(c.text);
-    text.push_back('\n');
-  }
+  logs::CleanedLines cleaned;
+  logs::CleanLines(raw, raw_starts, &cleaned);
+  const std::string_view text = cleaned.text;
+  const std::vector<std::size_t>& starts = cleaned.starts;
+  const std::vector<std::size_t>& shift = cleaned.origins;
   std::vector<match::LineHit> hits;
   patterns_->Scan(text, starts, &hits);
   std::vector<EnvPair> text_env = match::EnvFromText(text);

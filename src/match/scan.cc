@@ -190,9 +190,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
   logs::BlockSegmenter segmenter;
   HitRegions regions(options.region_gap, options.match.top);
   ScanSummary sum;
-  std::string cleaned, scratch;
-  std::vector<std::size_t> starts, shift;
-  std::vector<logs::LineMark> marks;
+  logs::CleanedLines cleaned;
   std::vector<uint8_t> triggers;
   std::vector<match::LineHit> hits;
   // Cleaned lines whose hits were all too weak to report. A line's matches
@@ -204,31 +202,22 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     sum.bytes += chunk.text.size();
     sum.truncated_lines += chunk.truncated_lines;
     // Clean every line, feed the segmenter, and match the cleaned chunk.
-    cleaned.clear();
-    starts.clear();
-    shift.clear();
-    marks.clear();
-    for (std::size_t i = 0; i < chunk.line_starts.size(); ++i) {
-      logs::CleanLine c = logs::Clean(logs::LineText(chunk.text, chunk.line_starts, i), &scratch);
-      starts.push_back(cleaned.size());
-      shift.push_back(chunk.first_offset + chunk.line_starts[i] + c.stripped);
-      marks.push_back(c.mark);
-      cleaned.append(c.text);
-      cleaned.push_back('\n');
-    }
+    logs::CleanLines(chunk.text, chunk.line_starts, &cleaned);
+    const std::string_view text = cleaned.text;
+    const std::vector<std::size_t>& starts = cleaned.starts;
     const bool problem_lines = !options.all_lines && patterns_->has_broad();
-    logs::MarkTriggerLines(cleaned, starts, problem_lines, &triggers);
+    logs::MarkTriggerLines(text, starts, problem_lines, &triggers);
     for (std::size_t i = 0; i < starts.size(); ++i) {
-      segmenter.Add(chunk.first_line + i, logs::LineText(cleaned, starts, i), marks[i],
+      segmenter.Add(chunk.first_line + i, logs::LineText(text, starts, i), cleaned.marks[i],
                     (triggers[i] & logs::kTriggerLine) != 0);
     }
     hits.clear();
     // Every trigger line is a problem line too: nonzero flags mark both.
-    patterns_->Scan(cleaned, starts, &hits, problem_lines ? &triggers : nullptr);
+    patterns_->Scan(text, starts, &hits, problem_lines ? &triggers : nullptr);
     for (std::size_t i = 0; i < hits.size();) {
       const std::size_t li = hits[i].line;
       const std::size_t line_no = chunk.first_line + li;
-      std::string_view line = logs::LineText(cleaned, starts, li);
+      std::string_view line = logs::LineText(text, starts, li);
       if (quiet.contains(line)) {
         while (i < hits.size() && hits[i].line == li) ++i;
         continue;
@@ -237,8 +226,9 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
       std::vector<EnvPair> text_env = match::EnvFromText(line);
       match::LineWords words = signatures_->Words(line);
       std::vector<Candidate> found;
+      const std::size_t origin = chunk.first_offset + cleaned.origins[li];
       for (; i < hits.size() && hits[i].line == li; ++i) {
-        Candidate c = match::MakeMatch(*this, hits[i], line, words, shift[li], line_no, options.match, text_env);
+        Candidate c = match::MakeMatch(*this, hits[i], line, words, origin, line_no, options.match, text_env);
         if (match::StrongEnough(c, options.match)) found.push_back(std::move(c));  // weak hits: abstain
       }
       if (found.empty()) {
