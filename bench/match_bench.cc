@@ -94,9 +94,11 @@ class StringViewBuf : public std::streambuf {
   }
 };
 
-void ScanBench(benchmark::State& state, const Engine& e, const std::string& log, bool all_lines = false) {
+void ScanBench(benchmark::State& state, const Engine& e, const std::string& log, bool all_lines = false,
+               std::size_t threads = 1) {
   kedb::ScanOptions options;
   options.all_lines = all_lines;
+  options.threads = threads;
   for (auto _ : state) {
     StringViewBuf buf(log);
     std::istream in(&buf);
@@ -117,6 +119,16 @@ void BM_ScanCorpus(benchmark::State& state) {
   ScanBench(state, *e, log);
 }
 BENCHMARK(BM_ScanCorpus)->Unit(benchmark::kMillisecond)->MinTime(2);
+
+// The same log with chunks matched on several threads (`kedb scan` uses one
+// per core): wall-clock time, since the work is spread over threads.
+void BM_ScanCorpusThreads(benchmark::State& state) {
+  auto e = OpenOrSkip(CorpusPath(), state);
+  if (!e) return;
+  static const std::string log = kedb::bench::MakeLog(20u << 20, CorpusErrors(*e), 5000);
+  ScanBench(state, *e, log, false, static_cast<std::size_t>(state.range(0)));
+}
+BENCHMARK(BM_ScanCorpusThreads)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MinTime(2)->UseRealTime();
 
 // A CI job's output instead of a training job's: a second opinion.
 void BM_ScanCorpusCiLog(benchmark::State& state) {
@@ -173,6 +185,14 @@ void BM_ScanGenerated(benchmark::State& state) {
   ScanBench(state, *e, log);
 }
 BENCHMARK(BM_ScanGenerated)->Arg(2000)->Arg(20000)->Arg(50000)->Unit(benchmark::kMillisecond)->MinTime(2);
+
+void BM_ScanGeneratedThreads(benchmark::State& state) {
+  auto e = Generated(2000);
+  auto set = kedb::bench::MakePatterns(2000);
+  static const std::string log = kedb::bench::MakeLog(20u << 20, set.messages, 5000);
+  ScanBench(state, *e, log, false, static_cast<std::size_t>(state.range(0)));
+}
+BENCHMARK(BM_ScanGeneratedThreads)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MinTime(2)->UseRealTime();
 
 // Baseline: every pattern through PCRE2 (JIT) on every line.
 void BM_BaselinePcre2Loop(benchmark::State& state) {

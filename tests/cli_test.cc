@@ -217,6 +217,13 @@ TEST(CliScan, ExampleTrainingLog) {
   auto text = RunKedb("scan " + BundledKb() + " - ", testing::ReadFile(log));
   EXPECT_EQ(text.exit_code, 0);
   EXPECT_NE(text.out.find("lines 3009-3018 · Python traceback · root error"), std::string::npos);
+  // The same report on one thread as on the default (one per core).
+  auto one = RunKedb("scan --json --threads 1 " + BundledKb() + " '" + log + "'");
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.out, r.out);
+  auto zero = RunKedb("scan --threads 0 " + BundledKb() + " '" + log + "'");
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_NE(zero.err.find("--threads"), std::string::npos) << zero.err;
   EXPECT_EQ(RunKedb("scan " + BundledKb() + " /nonexistent.log").exit_code, 2);
   EXPECT_EQ(RunKedb("scan " + BundledKb() + " -", "nothing here\n").exit_code, 1);
 }

@@ -7,6 +7,7 @@
 #include "kedb/engine.h"
 #include "logs/line_chunker.h"
 #include "match/pattern_set.h"
+#include "render/render.h"
 #include "test_util.h"
 
 namespace kedb {
@@ -105,6 +106,49 @@ ScanResult ScanText(const Engine& engine, const std::string& log) {
   ScanResult result;
   EXPECT_TRUE(engine.Scan(in, ScanOptions{}, &result).ok());
   return result;
+}
+
+// Chunks matched on several threads give the one-thread result, block for
+// block and match for match, whatever falls on a chunk's edge.
+TEST(Scan, ThreadsDoNotChangeTheResult) {
+  TempDir cache;
+  auto engine = Bundled(cache);
+  ASSERT_TRUE(engine);
+  std::vector<std::string> examples;
+  for (const char* name : {"train-cudnn.log", "nccl-timeout.log", "pytest-cuda.log", "failed-install.log"}) {
+    examples.push_back(testing::ReadFile(testing::SourceDir() / "examples" / name));
+    ASSERT_FALSE(examples.back().empty()) << name;
+  }
+  // About 5 MB: the examples again and again, shifted by a varying run of
+  // noise so that tracebacks and repeats straddle the 1 MB chunk edges.
+  std::string log;
+  for (int round = 0; log.size() < (5u << 20); ++round) {
+    for (int i = 0; i < 37 * (round % 7); ++i) log += "\x1b[32mINFO\x1b[0m step " + std::to_string(i) + " ok\n";
+    log += examples[static_cast<std::size_t>(round) % examples.size()];
+  }
+  auto scan = [&](std::size_t threads) {
+    std::istringstream in(log);
+    ScanOptions options;
+    options.threads = threads;
+    ScanResult result;
+    EXPECT_TRUE(engine->Scan(in, options, &result).ok());
+    return result;
+  };
+  const ScanResult one = scan(1);
+  ASSERT_GT(one.summary.known, 3u);
+  const std::string want = RenderScanJson(one, Lang::kEn);
+  for (std::size_t threads : {2u, 3u, 8u}) {
+    const ScanResult many = scan(threads);
+    EXPECT_EQ(many.summary.lines, one.summary.lines) << threads << " threads";
+    EXPECT_EQ(many.summary.bytes, log.size()) << threads << " threads";
+    // The whole report, byte for byte; on a difference, where it starts.
+    const std::string got = RenderScanJson(many, Lang::kEn);
+    const auto diff = std::mismatch(got.begin(), got.end(), want.begin(), want.end());
+    const std::size_t at = static_cast<std::size_t>(diff.first - got.begin());
+    EXPECT_TRUE(got == want) << threads << " threads: reports differ from byte " << at << ": \""
+                             << got.substr(at > 80 ? at - 80 : 0, 160) << "\" against \""
+                             << want.substr(at > 80 ? at - 80 : 0, 160) << "\"";
+  }
 }
 
 TEST(Scan, BlocksWithLineNumbersAndSpans) {

@@ -1,5 +1,7 @@
+#include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -13,6 +15,7 @@ void RegisterScan(CLI::App& app, int* exit_code) {
     std::string file, kb, env, lang = "en";
     bool json = false, all_lines = false;
     std::size_t top = 3;
+    std::size_t threads = 0;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("scan", "Find every known error in a log of any size, region by region");
@@ -24,6 +27,9 @@ void RegisterScan(CLI::App& app, int* exit_code) {
   cmd->add_option("--top", args->top, "Matches shown per region")->check(CLI::Range(1, 100));
   cmd->add_flag("--all-lines", args->all_lines,
                 "Try broad patterns on every line, not only on lines that read as a problem (slower)");
+  cmd->add_option("--threads", args->threads,
+                  "Parts of the log matched at once (default: one per core, at most 8); the result is the same")
+      ->check(CLI::Range(1, 64));
   cmd->footer(
       "The log is streamed: memory stays bounded whatever its size. Exit status: 0 known errors found, 1 none, 2 "
       "error.\nExample:\n  kedb scan examples/train-cudnn.log --env torch=2.2");
@@ -31,6 +37,7 @@ void RegisterScan(CLI::App& app, int* exit_code) {
     ScanOptions options;
     options.match.top = args->top;
     options.all_lines = args->all_lines;
+    options.threads = args->threads > 0 ? args->threads : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
     if (!ParseEnvOption(args->env, &options.match.env)) {
       *exit_code = kExitError;
       return;

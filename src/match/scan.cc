@@ -1,6 +1,9 @@
 // Engine::Scan: a whole log, streamed, into error blocks with their known
 // errors, root first.
 #include <algorithm>
+#include <deque>
+#include <future>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -182,6 +185,27 @@ long FindBlock(const std::vector<Span>& spans, std::size_t first, std::size_t la
   return -1;
 }
 
+// One chunk of the log, cleaned and matched against the patterns: the part
+// of a scan that may run on any thread. What follows (error blocks,
+// ranking) needs the chunks in order.
+struct MatchedChunk {
+  std::string own;  // the chunk's bytes, when it is matched on another thread
+  std::string_view raw;
+  std::vector<std::size_t> raw_starts;
+  std::size_t first_line = 1, first_offset = 0, truncated_lines = 0;
+  logs::CleanedLines cleaned;
+  std::vector<uint8_t> flags;  // per line: logs::kTriggerLine, logs::kProblemLine
+  std::vector<match::LineHit> hits;
+};
+
+void MatchChunk(const match::PatternSet& patterns, bool problem_lines, MatchedChunk* c) {
+  logs::CleanLines(c->raw, c->raw_starts, &c->cleaned);
+  logs::MarkTriggerLines(c->cleaned.text, c->cleaned.starts, problem_lines, &c->flags);
+  c->hits.clear();
+  // Every trigger line is a problem line too: nonzero flags mark both.
+  patterns.Scan(c->cleaned.text, c->cleaned.starts, &c->hits, problem_lines ? &c->flags : nullptr);
+}
+
 }  // namespace
 
 Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const {
@@ -190,33 +214,27 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
   logs::BlockSegmenter segmenter;
   HitRegions regions(options.region_gap, options.match.top);
   ScanSummary sum;
-  logs::CleanedLines cleaned;
-  std::vector<uint8_t> triggers;
-  std::vector<match::LineHit> hits;
+  const bool problem_lines = !options.all_lines && patterns_->has_broad();
   // Cleaned lines whose hits were all too weak to report. A line's matches
   // depend on its text alone, so the same text again (a progress line, a
   // repeated install step) is passed over without ranking it again.
   TextSet quiet;
-  while (chunker.Next(&chunk)) {
-    sum.lines += chunk.line_starts.size();
-    sum.bytes += chunk.text.size();
-    sum.truncated_lines += chunk.truncated_lines;
-    // Clean every line, feed the segmenter, and match the cleaned chunk.
-    logs::CleanLines(chunk.text, chunk.line_starts, &cleaned);
-    const std::string_view text = cleaned.text;
-    const std::vector<std::size_t>& starts = cleaned.starts;
-    const bool problem_lines = !options.all_lines && patterns_->has_broad();
-    logs::MarkTriggerLines(text, starts, problem_lines, &triggers);
+
+  // In log order: feed the segmenter, rank the hits, group them in regions.
+  auto take = [&](const MatchedChunk& c) {
+    const std::string_view text = c.cleaned.text;
+    const std::vector<std::size_t>& starts = c.cleaned.starts;
+    sum.lines += starts.size();
+    sum.bytes += c.raw.size();
+    sum.truncated_lines += c.truncated_lines;
     for (std::size_t i = 0; i < starts.size(); ++i) {
-      segmenter.Add(chunk.first_line + i, logs::LineText(text, starts, i), cleaned.marks[i],
-                    (triggers[i] & logs::kTriggerLine) != 0);
+      segmenter.Add(c.first_line + i, logs::LineText(text, starts, i), c.cleaned.marks[i],
+                    (c.flags[i] & logs::kTriggerLine) != 0);
     }
-    hits.clear();
-    // Every trigger line is a problem line too: nonzero flags mark both.
-    patterns_->Scan(text, starts, &hits, problem_lines ? &triggers : nullptr);
+    const std::vector<match::LineHit>& hits = c.hits;
     for (std::size_t i = 0; i < hits.size();) {
       const std::size_t li = hits[i].line;
-      const std::size_t line_no = chunk.first_line + li;
+      const std::size_t line_no = c.first_line + li;
       std::string_view line = logs::LineText(text, starts, li);
       if (quiet.contains(line)) {
         while (i < hits.size() && hits[i].line == li) ++i;
@@ -226,10 +244,10 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
       std::vector<EnvPair> text_env = match::EnvFromText(line);
       match::LineWords words = signatures_->Words(line);
       std::vector<Candidate> found;
-      const std::size_t origin = chunk.first_offset + cleaned.origins[li];
+      const std::size_t origin = c.first_offset + c.cleaned.origins[li];
       for (; i < hits.size() && hits[i].line == li; ++i) {
-        Candidate c = match::MakeMatch(*this, hits[i], line, words, origin, line_no, options.match, text_env);
-        if (match::StrongEnough(c, options.match)) found.push_back(std::move(c));  // weak hits: abstain
+        Candidate m = match::MakeMatch(*this, hits[i], line, words, origin, line_no, options.match, text_env);
+        if (match::StrongEnough(m, options.match)) found.push_back(std::move(m));  // weak hits: abstain
       }
       if (found.empty()) {
         if (quiet.size() >= kQuietLines) quiet.clear();
@@ -237,6 +255,50 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
       }
       regions.Add(line_no, line, std::move(found));
     }
+  };
+
+  const std::size_t threads = std::max<std::size_t>(options.threads, 1);
+  if (threads == 1) {
+    MatchedChunk c;
+    while (chunker.Next(&chunk)) {
+      c.raw = chunk.text;
+      c.raw_starts.swap(chunk.line_starts);
+      c.first_line = chunk.first_line, c.first_offset = chunk.first_offset, c.truncated_lines = chunk.truncated_lines;
+      MatchChunk(*patterns_, problem_lines, &c);
+      take(c);
+    }
+  } else {
+    // Chunks are copied out of the reader's buffer and matched on their own
+    // threads, at most `threads` at once; the oldest is taken as soon as it
+    // is done, so memory stays bounded and the result is the one-thread one.
+    std::deque<std::pair<std::unique_ptr<MatchedChunk>, std::future<void>>> running;
+    std::vector<std::unique_ptr<MatchedChunk>> spare;
+    auto take_oldest = [&] {
+      running.front().second.get();
+      std::unique_ptr<MatchedChunk> c = std::move(running.front().first);
+      running.pop_front();
+      take(*c);
+      spare.push_back(std::move(c));
+    };
+    while (chunker.Next(&chunk)) {
+      if (running.size() >= threads) take_oldest();
+      std::unique_ptr<MatchedChunk> c;
+      if (spare.empty()) {
+        c = std::make_unique<MatchedChunk>();
+      } else {
+        c = std::move(spare.back());
+        spare.pop_back();
+      }
+      c->own.assign(chunk.text);
+      c->raw = c->own;
+      c->raw_starts.swap(chunk.line_starts);
+      c->first_line = chunk.first_line, c->first_offset = chunk.first_offset, c->truncated_lines = chunk.truncated_lines;
+      MatchedChunk* work = c.get();
+      running.emplace_back(std::move(c), std::async(std::launch::async, [this, problem_lines, work] {
+                             MatchChunk(*patterns_, problem_lines, work);
+                           }));
+    }
+    while (!running.empty()) take_oldest();
   }
   segmenter.Finish();
   regions.Finish();
