@@ -257,13 +257,17 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     }
   };
 
+  // The chunk just read, as `c`'s input; `raw` holds its bytes.
+  auto load = [&chunk](std::string_view raw, MatchedChunk* c) {
+    c->raw = raw;
+    c->raw_starts.swap(chunk.line_starts);
+    c->first_line = chunk.first_line, c->first_offset = chunk.first_offset, c->truncated_lines = chunk.truncated_lines;
+  };
   const std::size_t threads = std::max<std::size_t>(options.threads, 1);
   if (threads == 1) {
     MatchedChunk c;
     while (chunker.Next(&chunk)) {
-      c.raw = chunk.text;
-      c.raw_starts.swap(chunk.line_starts);
-      c.first_line = chunk.first_line, c.first_offset = chunk.first_offset, c.truncated_lines = chunk.truncated_lines;
+      load(chunk.text, &c);
       MatchChunk(*patterns_, problem_lines, &c);
       take(c);
     }
@@ -290,9 +294,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
         spare.pop_back();
       }
       c->own.assign(chunk.text);
-      c->raw = c->own;
-      c->raw_starts.swap(chunk.line_starts);
-      c->first_line = chunk.first_line, c->first_offset = chunk.first_offset, c->truncated_lines = chunk.truncated_lines;
+      load(c->own, c.get());
       MatchedChunk* work = c.get();
       running.emplace_back(std::move(c), std::async(std::launch::async, [this, problem_lines, work] {
                              MatchChunk(*patterns_, problem_lines, work);
