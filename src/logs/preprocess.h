@@ -60,7 +60,7 @@ struct CleanedLines {
 // Cost: one vector pass over the block finds the bytes that need a rewrite
 // (escapes, carriage returns before the end of a line, bytes past ASCII);
 // the lines without any, nearly every line of most logs, only lose their
-// prefixes and are copied. Same result as Clean() line by line, about 15 %
+// prefixes and are copied. Same result as Clean() line by line, about 10 %
 // faster on a timestamped log.
 void CleanLines(std::string_view block, const std::vector<std::size_t>& line_starts, CleanedLines* out);
 
