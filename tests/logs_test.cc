@@ -46,6 +46,16 @@ TEST(Preprocess, StripsWhatTerminalsAndCiSystemsAdd) {
             "[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout");
   // Python logging.
   EXPECT_EQ(C("2026-03-14 09:12:01,114 INFO  launcher: start").text, "INFO  launcher: start");
+  // Timestamps in their other shapes: zones, no fraction, a bare date, and
+  // ones cut short, which are message.
+  EXPECT_EQ(C("2026-03-14T09:12:01+05:30 up").text, "up");
+  EXPECT_EQ(C("2026-03-14T09:12:01.5-08:00 up").text, "up");
+  EXPECT_EQ(C("2026-03-14_09:12:01 up").text, "up");
+  EXPECT_EQ(C("2026-03-14 up").text, "up");
+  EXPECT_EQ(C("2026-03-14T09:12:01").text, "");
+  EXPECT_EQ(C("2026-03-14T09:12 up").text, "2026-03-14T09:12 up");
+  EXPECT_EQ(C("2026-03-14T09:12:0x up").text, "2026-03-14T09:12:0x up");
+  EXPECT_EQ(C("2026-03-14T09:123:01 up").text, "2026-03-14T09:123:01 up");
   // pytest's failure details.
   auto e = C("E       RuntimeError: CUDA error: device-side assert triggered");
   EXPECT_EQ(e.text, "RuntimeError: CUDA error: device-side assert triggered");

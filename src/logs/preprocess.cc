@@ -56,25 +56,23 @@ bool DateTimeHead(const char* s) {
 }
 #endif
 
+// A zone at s[i] ("Z", "+00:00", "-05:30"): its length, or 0.
+std::size_t ZoneAt(std::string_view s, std::size_t i) {
+  if (i < s.size() && s[i] == 'Z') return 1;
+  if (i + 6 <= s.size() && (s[i] == '+' || s[i] == '-') && TwoDigitsAt(s, i + 1) && s[i + 3] == ':' &&
+      TwoDigitsAt(s, i + 4)) {
+    return 6;
+  }
+  return 0;
+}
+
 // A timestamp at s[0]: "2026-03-14T09:12:01.123Z", "2026-03-14 09:12:01,114",
 // with an optional zone ("Z", "+00:00"). Its length or 0.
 std::size_t TimestampAt(std::string_view s) {
 #ifdef __SSE2__
-  // The common case: date, separator, hours and minutes known at once, so
-  // only seconds, fraction and zone are left.
-  if (s.size() >= 19 && s[4] == '-' && DateTimeHead(s.data()) && s[16] == ':' && TwoDigitsAt(s, 17)) {
-    std::size_t n = 19;
-    if (n < s.size() && (s[n] == '.' || s[n] == ',')) {
-      std::size_t f = Digits(s, n + 1);
-      if (f > 0) n += 1 + f;
-    }
-    if (n < s.size() && s[n] == 'Z') {
-      ++n;
-    } else if (n + 6 <= s.size() && (s[n] == '+' || s[n] == '-') && TwoDigitsAt(s, n + 1) && s[n + 3] == ':' &&
-               TwoDigitsAt(s, n + 4)) {
-      n += 6;
-    }
-    return n;
+  // The common case: date, separator, hours and minutes known at once.
+  if (s.size() >= 16 && s[4] == '-' && DateTimeHead(s.data())) {
+    if (std::size_t c = ClockAt(s, 11)) return 11 + c + ZoneAt(s, 11 + c);
   }
 #endif
   if (s.size() < 10 || s[4] != '-' || s[7] != '-' || !Digit(s[0]) || !Digit(s[1]) || !Digit(s[2]) ||
@@ -86,12 +84,7 @@ std::size_t TimestampAt(std::string_view s) {
     std::size_t c = ClockAt(s, n + 1);
     if (c == 0) return s[n] == ' ' ? n : 0;  // a bare date
     n += 1 + c;
-    if (n < s.size() && s[n] == 'Z') {
-      ++n;
-    } else if (n + 6 <= s.size() && (s[n] == '+' || s[n] == '-') && TwoDigitsAt(s, n + 1) && s[n + 3] == ':' &&
-               TwoDigitsAt(s, n + 4)) {
-      n += 6;
-    }
+    n += ZoneAt(s, n);
   }
   return n;
 }
