@@ -46,16 +46,12 @@ TEST(Preprocess, StripsWhatTerminalsAndCiSystemsAdd) {
             "[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout");
   // Python logging.
   EXPECT_EQ(C("2026-03-14 09:12:01,114 INFO  launcher: start").text, "INFO  launcher: start");
-  // Timestamps in their other shapes: zones, no fraction, a bare date, and
-  // ones cut short, which are message.
-  EXPECT_EQ(C("2026-03-14T09:12:01+05:30 up").text, "up");
-  EXPECT_EQ(C("2026-03-14T09:12:01.5-08:00 up").text, "up");
-  EXPECT_EQ(C("2026-03-14_09:12:01 up").text, "up");
-  EXPECT_EQ(C("2026-03-14 up").text, "up");
+  // Timestamps in their other shapes: zones, no fraction, a bare date.
+  for (const char* line : {"2026-03-14T09:12:01+05:30 up", "2026-03-14T09:12:01.5-08:00 up",
+                           "2026-03-14_09:12:01 up", "2026-03-14 up"}) {
+    EXPECT_EQ(C(line).text, "up") << line;
+  }
   EXPECT_EQ(C("2026-03-14T09:12:01").text, "");
-  EXPECT_EQ(C("2026-03-14T09:12 up").text, "2026-03-14T09:12 up");
-  EXPECT_EQ(C("2026-03-14T09:12:0x up").text, "2026-03-14T09:12:0x up");
-  EXPECT_EQ(C("2026-03-14T09:123:01 up").text, "2026-03-14T09:123:01 up");
   // pytest's failure details.
   auto e = C("E       RuntimeError: CUDA error: device-side assert triggered");
   EXPECT_EQ(e.text, "RuntimeError: CUDA error: device-side assert triggered");
@@ -64,7 +60,9 @@ TEST(Preprocess, StripsWhatTerminalsAndCiSystemsAdd) {
 
 TEST(Preprocess, KeepsWhatIsMessage) {
   for (const char* line : {"Epoch 1/10", "E1234: shard writer stalled", "Error: x", "#include <cuda.h>",
-                           "2026 was a good year", "[rank] is not a prefix", "  File \"a.py\", line 3"}) {
+                           "2026 was a good year", "[rank] is not a prefix", "  File \"a.py\", line 3",
+                           // timestamps cut short
+                           "2026-03-14T09:12 up", "2026-03-14T09:12:0x up", "2026-03-14T09:123:01 up"}) {
     EXPECT_EQ(C(line).text, line);
   }
 }
