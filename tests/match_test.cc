@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iterator>
 #include <set>
+#include <span>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -346,16 +347,27 @@ struct LinesText {
   }
 };
 
+// The corpus's PatternSet, loaded once for the tests that use it; they are
+// skipped when ../shared is absent.
+class PatternSetOnCorpus : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    KEDB_REQUIRE_SHARED(shared);
+    static std::optional<CorpusSet> corpus = LoadCorpusSet(shared);
+    ASSERT_TRUE(corpus);
+    patterns = corpus->patterns;
+    kb = &corpus->kb;
+    set = corpus->set.get();
+  }
+  std::span<const std::string> patterns;
+  const KnowledgeBase* kb = nullptr;
+  const match::PatternSet* set = nullptr;
+};
+
 // The whole one-pass matcher (prefilter, literal check, confirmation)
 // against PCRE2 run on every line, for every eighth corpus pattern over every
 // signature and a slice of log noise: the same hits, no more, no fewer.
-TEST(PatternSet, CorpusScanEqualsBruteForce) {
-  KEDB_REQUIRE_SHARED(shared);
-  auto corpus = LoadCorpusSet(shared);
-  ASSERT_TRUE(corpus);
-  const std::vector<std::string>& patterns = corpus->patterns;
-  const KnowledgeBase* kb = &corpus->kb;
-  const match::PatternSet* set = corpus->set.get();
+TEST_F(PatternSetOnCorpus, ScanEqualsBruteForce) {
   LinesText lines;
   const std::string& text = lines.text;
   const std::vector<std::size_t>& starts = lines.starts;
@@ -463,13 +475,7 @@ TEST(PatternSet, BroadLiteralsOnlyOnMarkedLines) {
 // The corpus with problem lines marked as a log scan marks them: every
 // match on a problem line is still found, nothing false is added, and the
 // distinctive literals still find matches on the other lines.
-TEST(PatternSet, CorpusScanOfProblemLines) {
-  KEDB_REQUIRE_SHARED(shared);
-  auto corpus = LoadCorpusSet(shared);
-  ASSERT_TRUE(corpus);
-  const std::vector<std::string>& patterns = corpus->patterns;
-  const KnowledgeBase* kb = &corpus->kb;
-  const match::PatternSet* set = corpus->set.get();
+TEST_F(PatternSetOnCorpus, ScanOfProblemLines) {
   LinesText lines;
   for (const Record& r : kb->records()) lines.Add(r.signature);
   const std::string& text = lines.text;
