@@ -1,7 +1,9 @@
 // Reading logs like an engineer: cleaning lines, and cutting a log into
 // error blocks with their decisive lines.
+#include <functional>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "logs/blocks.h"
@@ -285,6 +287,194 @@ TEST(Blocks, UncaughtCppException) {
   EXPECT_EQ(blocks[0].kind, "cpp");
   EXPECT_EQ(blocks[0].decisive, "CUDA error: an illegal memory access was encountered");
   EXPECT_EQ(blocks[0].decisive_line, 3u);
+}
+
+TEST(Blocks, IPythonTraceback) {
+  // IPython 8 / Jupyter: the header names the exception, frames are
+  // separated by blank lines, code lines carry arrows, the message comes last.
+  auto blocks = Segment(R"(---------------------------------------------------------------------------
+AssertionError                            Traceback (most recent call last)
+Cell In[3], line 2
+      1 x = load()
+----> 2 check(x)
+
+File ~/work/lib/checks.py:14, in check(x)
+     12 def check(x):
+     13     """Validate x."""
+---> 14     assert x.shape[0] == 3, "bad shape"
+
+AssertionError: bad shape
+next cell output
+)");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, "python");
+  EXPECT_EQ(blocks[0].first_line, 2u);
+  EXPECT_EQ(blocks[0].decisive_line, 12u);
+  EXPECT_EQ(blocks[0].decisive, "AssertionError: bad shape");
+  ASSERT_EQ(blocks[0].frames.size(), 2u);
+  EXPECT_EQ(blocks[0].frames[0], "Cell In[3], line 2");
+  EXPECT_EQ(blocks[0].frames[1], "File ~/work/lib/checks.py:14, in check(x)");
+
+  // Older IPython, chained: two blocks, the second caused by the first.
+  blocks = Segment(R"(---------------------------------------------------------------------------
+KeyError                                  Traceback (most recent call last)
+<ipython-input-5-9f2c1d> in <module>
+----> 1 df["price"]
+
+KeyError: 'price'
+
+During handling of the above exception, another exception occurred:
+
+---------------------------------------------------------------------------
+ValueError                                Traceback (most recent call last)
+/usr/lib/python3/dist-packages/app/io.py in read(path)
+     40     except KeyError:
+---> 41         raise ValueError("no price column")
+
+ValueError: no price column
+)");
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].decisive, "KeyError: 'price'");
+  EXPECT_EQ(blocks[1].decisive, "ValueError: no price column");
+  EXPECT_EQ(blocks[1].decisive_line, 16u);
+  EXPECT_EQ(blocks[1].caused_by, 0);
+  ASSERT_EQ(blocks[1].frames.size(), 1u);
+  EXPECT_EQ(blocks[1].frames[0], "/usr/lib/python3/dist-packages/app/io.py in read(path)");
+
+  // A header whose exception line never came names the error itself.
+  blocks = Segment("RuntimeError                              Traceback (most recent call last)\n"
+                   "Cell In[1], line 1\n----> 1 run()\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].decisive, "RuntimeError");
+  EXPECT_EQ(blocks[0].decisive_line, 1u);
+}
+
+// Errors as programs print them, for reading under every prefix style.
+const char* const kPythonChained = R"(epoch 3 step 1200
+Traceback (most recent call last):
+  File "/srv/app/train.py", line 88, in <module>
+    main()
+  File "/srv/app/train.py", line 80, in main
+    cfg = load_config(args.config)
+  File "/srv/app/config.py", line 12, in load_config
+    with open(path) as f:
+FileNotFoundError: [Errno 2] No such file or directory: 'conf.yaml'
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/srv/app/run.py", line 5, in <module>
+    raise SystemExit("no config") from e
+RuntimeError: no config
+shutting down
+)";
+
+const char* const kJavaCausedBy = "Exception in thread \"main\" java.lang.IllegalStateException: Failed to start\n"
+                                  "\tat org.springframework.boot.SpringApplication.run(SpringApplication.java:321)\n"
+                                  "\tat com.example.App.main(App.java:10)\n"
+                                  "Caused by: java.net.BindException: Address already in use\n"
+                                  "\tat sun.nio.ch.Net.bind0(Native Method)\n"
+                                  "\tat sun.nio.ch.Net.bind(Net.java:555)\n"
+                                  "\t... 12 more\n"
+                                  "done\n";
+
+const char* const kGoPanic = "starting worker\n"
+                             "panic: runtime error: invalid memory address or nil pointer dereference\n"
+                             "[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4a5b2c]\n"
+                             "\n"
+                             "goroutine 1 [running]:\n"
+                             "main.(*Server).Start(0x0)\n"
+                             "\t/app/server.go:42 +0x2c\n"
+                             "main.main()\n"
+                             "\t/app/main.go:17 +0x85\n"
+                             "exit status 2\n";
+
+const char* const kNodeStack = "> app@1.0.0 start\n"
+                               "Error: listen EADDRINUSE: address already in use :::3000\n"
+                               "    at Server.setupListenHandle [as _listen2] (node:net:1817:16)\n"
+                               "    at listenInCluster (node:net:1865:12)\n"
+                               "    at Server.listen (node:net:1953:7)\n"
+                               "Node.js v20.11.0\n";
+
+const char* const kIPython = "---------------------------------------------------------------------------\n"
+                             "OutOfMemoryError                          Traceback (most recent call last)\n"
+                             "Cell In[7], line 3\n"
+                             "      1 model = Net().cuda()\n"
+                             "----> 3 out = model(x)\n"
+                             "\n"
+                             "OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+
+// Each line of `log` behind `prefix(i)`.
+std::string Prefixed(const std::string& log, const std::function<std::string(std::size_t)>& prefix) {
+  std::istringstream in(log);
+  std::string line, out;
+  for (std::size_t i = 0; std::getline(in, line); ++i) out += prefix(i) + line + "\n";
+  return out;
+}
+
+TEST(Blocks, EveryPrefixStyleGivesTheBlocksOfTheBareLog) {
+  const std::vector<std::pair<const char*, std::function<std::string(std::size_t)>>> styles = {
+      {"github", [](std::size_t i) { return fmt::format("2026-03-14T10:01:{:02}.{:07}Z ", i % 60, i * 7919 % 10000000); }},
+      {"buildkit", [](std::size_t i) { return fmt::format("#12 {}.{:03} ", 448 + i / 10, i * 37 % 1000); }},
+      {"jenkins", [](std::size_t i) { return fmt::format("[2026-03-14T10:01:{:02}.{:03}Z] ", i % 60, i % 1000); }},
+      {"gitlab", [](std::size_t i) { return fmt::format("2026-03-14T10:01:45.{:06}Z 01E{} ", i, i % 3 ? "+" : ""); }},
+      {"torchrun", [](std::size_t) { return std::string("[rank1]: "); }},
+      {"github+torchrun", [](std::size_t i) { return fmt::format("2026-03-14T10:01:{:02}.1234567Z [rank0]: ", i % 60); }},
+  };
+  for (const char* log : {kPythonChained, kJavaCausedBy, kGoPanic, kNodeStack, kIPython}) {
+    const std::vector<Block> bare = Segment(log);
+    ASSERT_FALSE(bare.empty()) << log;
+    for (const auto& [name, prefix] : styles) {
+      SCOPED_TRACE(std::string(name) + "\n" + log);
+      const std::vector<Block> got = Segment(Prefixed(log, prefix));
+      ASSERT_EQ(got.size(), bare.size());
+      for (std::size_t b = 0; b < bare.size(); ++b) {
+        EXPECT_EQ(got[b].kind, bare[b].kind);
+        EXPECT_EQ(got[b].decisive, bare[b].decisive);
+        EXPECT_EQ(got[b].decisive_line, bare[b].decisive_line);
+        EXPECT_EQ(got[b].first_line, bare[b].first_line);
+        EXPECT_EQ(got[b].last_line, bare[b].last_line);
+        EXPECT_EQ(got[b].frames, bare[b].frames);
+        EXPECT_EQ(got[b].caused_by, bare[b].caused_by);
+      }
+    }
+  }
+}
+
+TEST(Blocks, TheBareLogsReadAsAnEngineerReadsThem) {
+  auto py = Segment(kPythonChained);
+  ASSERT_EQ(py.size(), 2u);
+  EXPECT_EQ(py[0].decisive, "FileNotFoundError: [Errno 2] No such file or directory: 'conf.yaml'");
+  EXPECT_EQ(py[0].frame_count, 3u);
+  EXPECT_EQ(py[0].first_line, 2u);
+  EXPECT_EQ(py[0].decisive_line, 9u);
+  EXPECT_EQ(py[1].decisive, "RuntimeError: no config");
+  EXPECT_EQ(py[1].caused_by, 0);
+
+  auto java = Segment(kJavaCausedBy);
+  ASSERT_EQ(java.size(), 2u);
+  EXPECT_EQ(java[0].kind, "java");
+  EXPECT_EQ(java[0].frame_count, 2u);
+  EXPECT_EQ(java[1].decisive, "java.net.BindException: Address already in use");
+  EXPECT_EQ(java[1].last_line, 7u);
+  EXPECT_EQ(java[0].caused_by, 1);
+
+  auto go = Segment(kGoPanic);
+  ASSERT_EQ(go.size(), 1u);
+  EXPECT_EQ(go[0].kind, "go-panic");
+  EXPECT_EQ(go[0].frame_count, 2u);
+  EXPECT_EQ(go[0].last_line, 10u);
+
+  auto node = Segment(kNodeStack);
+  ASSERT_EQ(node.size(), 1u);
+  EXPECT_EQ(node[0].kind, "javascript");
+  EXPECT_EQ(node[0].decisive, "Error: listen EADDRINUSE: address already in use :::3000");
+  EXPECT_EQ(node[0].frame_count, 3u);
+
+  auto ipy = Segment(kIPython);
+  ASSERT_EQ(ipy.size(), 1u);
+  EXPECT_EQ(ipy[0].decisive, "OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB");
+  EXPECT_EQ(ipy[0].decisive_line, 7u);
 }
 
 TEST(Blocks, MemoryStaysBoundedOnEndlessDistinctErrors) {

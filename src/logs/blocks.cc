@@ -66,6 +66,29 @@ bool IsCompilerError(std::string_view t) {
   return false;
 }
 
+// IPython and Jupyter head a traceback with the exception's name, padding
+// and "Traceback (most recent call last)" on one line, and print the
+// exception line last: "ValueError      Traceback (most recent call last)".
+bool IsIPythonHeader(std::string_view t) {
+  constexpr std::string_view kTail = "Traceback (most recent call last)";
+  if (!EndsWith(t, kTail) || t.size() <= kTail.size() + 2) return false;
+  std::string_view head = t.substr(0, t.size() - kTail.size());
+  if (!Space(head.back()) || !Space(head[head.size() - 2])) return false;
+  head = Trim(head);
+  for (char c : head) {
+    if (!WordChar(c) && c != '.') return false;
+  }
+  return !head.empty();
+}
+
+// A frame's location line in an IPython traceback: "Cell In[3], line 1",
+// "File ~/x.py:12, in f(a)", "<ipython-input-3-9f2c> in <module>()",
+// "/usr/lib/python3/x.py in f(a)".
+bool IsIPythonFrame(std::string_view t) {
+  return StartsWith(t, "Cell In[") || StartsWith(t, "File ") || StartsWith(t, "<ipython-input-") ||
+         (Contains(t, ".py in ") && !Contains(t.substr(0, t.find(".py in ")), " "));
+}
+
 bool IsRustcError(std::string_view t) {
   if (StartsWith(t, "error: ")) return true;
   if (!StartsWith(t, "error[E")) return false;
@@ -246,6 +269,31 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       }
       break;
     }
+    case State::kIPython:
+      // Frames, their numbered code lines ("----> 3 f()", "      4 g()") and
+      // blank lines between them, up to the exception line, which is the
+      // first unindented line that reads as one.
+      if (blank || indented || StartsWith(t, "--")) {
+        Extend(line_no);
+      } else if (IsIPythonFrame(t)) {
+        AddFrame(line_no, t);
+      } else if (IsExceptionLine(t)) {
+        SetDecisive(line_no, t);
+        long index = Close();
+        if (index >= 0 && chain_from_ >= 0 && chain_from_ != index && blocks_[static_cast<std::size_t>(index)].caused_by < 0) {
+          blocks_[static_cast<std::size_t>(index)].caused_by = chain_from_;
+        }
+        chain_from_ = -1;
+        last_python_ = index;
+      } else if (StartsWith(t, "During handling of the above exception") ||
+                 StartsWith(t, "The above exception was the direct cause") || IsIPythonHeader(t) ||
+                 line_no > current_.first_line + kMaxIPythonLines) {
+        last_python_ = Close();  // cut short: the header names the exception
+        claimed = false;
+      } else {
+        Extend(line_no);
+      }
+      break;
     case State::kStack:
       if (IsAtFrame(text)) {
         AddFrame(line_no, t);
@@ -400,6 +448,14 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
   if (t == "Traceback (most recent call last):") {
     Open(State::kPython, "python", line_no);
     traceback_indent_ = text.size() - TrimLeft(text).size();
+    return;
+  }
+  if (IsIPythonHeader(t)) {
+    Open(State::kIPython, "python", line_no);
+    // Until the exception line comes, the header is what names the error.
+    current_.decisive = std::string(Trim(t.substr(0, t.find("Traceback (most recent"))));
+    current_.decisive_line = line_no;
+    have_decisive_ = true;
     return;
   }
   if (StartsWith(t, "During handling of the above exception") ||

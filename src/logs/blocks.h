@@ -1,6 +1,7 @@
 // Error blocks: the units an engineer reads a failing log in.
 //
-// A block is one error as the software printed it: a Python traceback, a
+// A block is one error as the software printed it: a Python traceback (as
+// the interpreter or IPython/Jupyter prints it), a
 // Java or JavaScript stack trace, an uncaught C++ exception, a Rust panic or rustc diagnostic, a Go
 // panic with its goroutine dump, an npm ERR! block, a pytest failure
 // section, a gcc/clang/tsc/MSVC compiler error, a CUDA/cuDNN/cuBLAS/NCCL
@@ -64,7 +65,9 @@ class BlockSegmenter {
   std::size_t dropped() const { return dropped_; }  // distinct blocks past kMaxBlocks
 
  private:
-  enum class State { kNone, kPython, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest, kCompiler, kCpp };
+  enum class State { kNone, kPython, kIPython, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest, kCompiler, kCpp };
+  // An IPython traceback whose exception line never comes ends here.
+  static constexpr std::size_t kMaxIPythonLines = 2000;
 
   void Open(State state, const char* kind, std::size_t line_no);
   void SetDecisive(std::size_t line_no, std::string_view text);

@@ -95,6 +95,14 @@ std::size_t SpacesAt(std::string_view s, std::size_t i) {
   return n;
 }
 
+// The one blank that separates a prefix from the line it stamps. Only one
+// goes: what follows is the line as the program printed it, and its
+// indentation is what tells a traceback's frames from its exception line
+// and a stack frame from its header.
+std::size_t SeparatorAt(std::string_view s, std::size_t i) {
+  return i < s.size() && (s[i] == ' ' || s[i] == '\t') ? 1 : 0;
+}
+
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // Every prefix starts with a digit, '[', '#', or a glog/pytest letter: most
@@ -114,12 +122,12 @@ std::size_t PrefixAt(std::string_view s, LineMark* mark) {
   if (!MayStartPrefix(c0)) return 0;
   // Timestamps, bare or bracketed.
   if (std::size_t t = TimestampAt(s)) {
-    std::size_t n = t + SpacesAt(s, t);
+    std::size_t n = t + SeparatorAt(s, t);
     // GitLab runner stream tag after the timestamp: "00O ", "01E+".
     if (n + 3 <= s.size() && Digits(s, n) == 2 && (s[n + 2] == 'O' || s[n + 2] == 'E')) {
       std::size_t m = n + 3;
       if (m < s.size() && s[m] == '+') ++m;
-      if (m == s.size() || s[m] == ' ') n = m + SpacesAt(s, m);
+      if (m == s.size() || s[m] == ' ') n = m + SeparatorAt(s, m);
     }
     return n;
   }
@@ -127,12 +135,12 @@ std::size_t PrefixAt(std::string_view s, LineMark* mark) {
     std::size_t close = s.find(']');
     if (close != std::string_view::npos && close > 1) {
       std::string_view inner = s.substr(1, close - 1);
-      if (TimestampAt(inner) == inner.size() || ClockAt(inner, 0) == inner.size()) return close + 1 + SpacesAt(s, close + 1);
-      if (inner == "Pipeline") return close + 1 + SpacesAt(s, close + 1);
+      if (TimestampAt(inner) == inner.size() || ClockAt(inner, 0) == inner.size()) return close + 1 + SeparatorAt(s, close + 1);
+      if (inner == "Pipeline") return close + 1 + SeparatorAt(s, close + 1);
       // torchrun: "[rank0]:" and "[default0]:"
       if ((StartsWith(inner, "rank") || StartsWith(inner, "default")) && Digit(inner.back()) && close + 1 < s.size() &&
           s[close + 1] == ':') {
-        return close + 2 + SpacesAt(s, close + 2);
+        return close + 2 + SeparatorAt(s, close + 2);
       }
     }
   }
@@ -154,7 +162,7 @@ std::size_t PrefixAt(std::string_view s, LineMark* mark) {
       if (d > 0 && i + 1 + d < s.size() && s[i + 1 + d] == '.') {
         std::size_t f = Digits(s, i + 2 + d);
         std::size_t end = i + 2 + d + f;
-        if (f > 0 && (end == s.size() || s[end] == ' ')) return end + SpacesAt(s, end);
+        if (f > 0 && (end == s.size() || s[end] == ' ')) return end + SeparatorAt(s, end);
       }
     }
   }
