@@ -49,7 +49,9 @@ std::string KeyOf(const Record& r, const std::string& level) {
   return r.id;
 }
 
-std::vector<Case> ReadCases(const std::string& path) {
+// Cases of `path`; with `split` ("tune", "check") only that half, and with
+// `labels` "kb" the labels for the bundled knowledge base (expected_kb).
+std::vector<Case> ReadCases(const std::string& path, const std::string& split, const std::string& labels) {
   std::vector<Case> cases;
   std::ifstream in(path);
   std::string line;
@@ -62,6 +64,7 @@ std::vector<Case> ReadCases(const std::string& path) {
       std::cerr << fmt::format("{}:{}: not a case\n", path, n);
       continue;
     }
+    if (!split.empty() && split != "all" && j.value("split", "") != split) continue;
     Case c;
     c.name = j.value("name", fmt::format("line {}", n));
     c.text = j["text"];
@@ -69,7 +72,8 @@ std::vector<Case> ReadCases(const std::string& path) {
       c.by_domain = true;
       c.expected = {j["expected_domain"].get<std::string>()};
     } else {
-      for (const auto& e : j.value("expected", nlohmann::json::array())) c.expected.push_back(e);
+      const char* field = labels == "kb" ? "expected_kb" : "expected";
+      for (const auto& e : j.value(field, nlohmann::json::array())) c.expected.push_back(e);
     }
     cases.push_back(std::move(c));
   }
@@ -98,13 +102,17 @@ std::vector<Case> Scenarios(const std::string& path) {
 
 int main(int argc, char** argv) {
   CLI::App app{"kedb-eval: P@1, MRR and abstention of kedb match on a set of cases"};
-  std::string kb, cases_path, scenarios, level = "slug", exclude, cache, wrap, scores_path;
+  std::string kb, cases_path, scenarios, level = "slug", exclude, cache, wrap, scores_path, split, labels = "corpus";
   bool self = false, misses = false, json = false, all_lines = false;
   std::size_t top = 10;
   double min_evidence = kedb::kDefaultMinEvidence, min_fuzzy_evidence = kedb::kDefaultMinFuzzyEvidence;
   app.add_option("--kb", kb, "Knowledge base")->required();
   app.add_option("--cases", cases_path, "JSON Lines of {\"text\", \"expected\": [ids]} or {\"text\", \"expected_domain\"}");
   app.add_option("--scenarios", scenarios, "A deadends.dev error_scenarios.json (scored by domain)");
+  app.add_option("--split", split, "With --cases: only the cases of this half (a case's \"split\" field)")
+      ->check(CLI::IsMember({"tune", "check", "all"}));
+  app.add_option("--labels", labels, "With --cases: which labels are right: \"expected\" (corpus) or \"expected_kb\" (kb)")
+      ->check(CLI::IsMember({"corpus", "kb"}));
   app.add_flag("--self-retrieval", self, "Each record's signature must find the record");
   app.add_option("--exclude-domains", exclude, "Comma-separated domains left out of --self-retrieval");
   app.add_option("--level", level, "What counts as the right answer for id cases")
@@ -146,7 +154,7 @@ int main(int argc, char** argv) {
     cases = Scenarios(scenarios);
     set_name = "scenarios";
   } else if (!cases_path.empty()) {
-    cases = ReadCases(cases_path);
+    cases = ReadCases(cases_path, split, labels);
     set_name = cases_path;
   } else {
     std::cerr << "kedb-eval: give --cases, --scenarios or --self-retrieval\n";
@@ -189,7 +197,10 @@ int main(int argc, char** argv) {
     if (c.expected.empty()) {
       if (scores_out) {
         nlohmann::json answers = nlohmann::json::array();
-        for (const auto& m : r.matches) answers.push_back({{"score", m.score}, {"evidence", m.evidence}, {"right", false}, {"kind", m.kind}});
+        for (const auto& m : r.matches) {
+          answers.push_back({{"id", m.record->id}, {"line", m.line}, {"score", m.score}, {"evidence", m.evidence},
+                             {"right", false}, {"kind", m.kind}});
+        }
         scores_out << nlohmann::json{{"case", c.name}, {"answers", answers}}.dump() << "\n";
       }
       ++unknown;
@@ -220,7 +231,8 @@ int main(int argc, char** argv) {
     if (scores_out) {
       nlohmann::json answers = nlohmann::json::array();
       for (const auto& m : r.matches) {
-        answers.push_back({{"score", m.score}, {"evidence", m.evidence}, {"right", want.count(KeyOf(*m.record, lvl)) > 0}, {"kind", m.kind}});
+        answers.push_back({{"id", m.record->id}, {"line", m.line}, {"score", m.score}, {"evidence", m.evidence},
+                           {"right", want.count(KeyOf(*m.record, lvl)) > 0}, {"kind", m.kind}});
       }
       scores_out << nlohmann::json{{"case", c.name}, {"answers", answers}}.dump() << "\n";
     }
