@@ -152,13 +152,18 @@ TEST(CliMatch, JsonFollowsTheContract) {
   EXPECT_EQ(m["line"], 1);
   EXPECT_EQ(m["span"], nlohmann::json::array({27, 90}));
   EXPECT_TRUE(m["score"].is_number());
-  // The evidence abstention is decided on: above the reporting threshold.
-  EXPECT_GE(m["evidence"].get<double>(), kDefaultMinEvidence);
-  EXPECT_LE(m["evidence"].get<double>(), m["score"].get<double>());
+  // The calibrated confidence abstention is decided on: a clear answer.
+  EXPECT_GT(m["confidence"].get<double>(), 0.5);
+  EXPECT_LE(m["confidence"].get<double>(), 1.0);
   EXPECT_TRUE(m["signature"].is_string());
   EXPECT_EQ(m["workarounds"][0]["success_rate"], 0.95);
   EXPECT_EQ(m["dead_ends"][0]["fail_rate"], 0.8);
-  EXPECT_EQ(m["why"].size(), 7u);
+  // The factors that add to the score, each with its value and weight.
+  ASSERT_GE(m["why"].size(), 4u);
+  EXPECT_EQ(m["why"][0]["factor"], "specificity");
+  for (const auto& f : m["why"]) {
+    EXPECT_NE(f["value"].get<double>() * f["weight"].get<double>(), 0.0) << f.dump();
+  }
   EXPECT_EQ(j["matches"][1]["id"], "cuda/cudnn-batch-norm-bad-param");
 }
 

@@ -477,6 +477,37 @@ TEST(Blocks, TheBareLogsReadAsAnEngineerReadsThem) {
   EXPECT_EQ(ipy[0].decisive_line, 7u);
 }
 
+TEST(Blocks, KeepTheirLinesForMatchingAsAWhole) {
+  BlockSegmenter seg;
+  const std::vector<std::string> lines = {"starting", "Traceback (most recent call last):",
+                                          "  File \"a.py\", line 3, in <module>", "    run()",
+                                          "ValueError: bad value", "after"};
+  std::size_t origin = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    seg.Add(i + 1, lines[i], LineMark::kNone, true, origin);
+    origin += lines[i].size() + 1;
+  }
+  seg.Finish();
+  ASSERT_EQ(seg.blocks().size(), 1u);
+  const Block& b = seg.blocks()[0];
+  EXPECT_EQ(b.text, "Traceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n    run()\n"
+                    "ValueError: bad value\n");
+  ASSERT_EQ(b.text_lines.size(), 4u);
+  EXPECT_EQ(b.text_lines[0].line_no, 2u);
+  EXPECT_EQ(b.text_lines[0].origin, 9u);  // after "starting\n"
+  EXPECT_EQ(b.text_lines[3].line_no, 5u);
+}
+
+TEST(Blocks, RulesOfUnderscoresAreNotPytestHeaders) {
+  // MSBuild and others draw rules of underscores; a line of nothing else
+  // once made the segmenter read past the line's end.
+  auto blocks = Segment("Build started 16/10/2017 21:49:57.\n"
+                        "__________________________________________________\n"
+                        "Project \"/src/App.csproj\" (Clean target(s)):\n"
+                        "___\n");
+  EXPECT_TRUE(blocks.empty());
+}
+
 TEST(Blocks, MemoryStaysBoundedOnEndlessDistinctErrors) {
   BlockSegmenter seg;
   for (std::size_t i = 1; i <= BlockSegmenter::kMaxBlocks + 500; ++i) {

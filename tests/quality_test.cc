@@ -26,18 +26,22 @@ TEST(Quality, SelfRetrieval) {
                    "culture,visa,emergency,medical,legal,safety,banking,communication,food-safety,mental-health,"
                    "disaster,policy,pet-safety");
   EXPECT_EQ(j["known"], 1922);
-  EXPECT_GE(j["p_at_1"].get<double>(), 0.97);
-  EXPECT_GE(j["mrr"].get<double>(), 0.98);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.9739);  // 1872 of 1922, as before the rank model
+  EXPECT_GE(j["mrr"].get<double>(), 0.985);
 }
 
 // The corpus's own 20 scenarios, scored by domain as its authors score them
-// (they report P@1 0.90, MRR 0.935).
+// (they report P@1 0.90, MRR 0.935). Two are short paraphrases no record's
+// pattern matches ("CUDA error: out of memory", "PHP Fatal error: Allowed
+// memory size exhausted" without its numbers); kedb withholds the fuzzy
+// candidates for them, which on real error reports are right less than
+// half the time (README, "Quality").
 TEST(Quality, Scenarios) {
   KEDB_REQUIRE_SHARED(shared);
   auto j = RunEval("--kb '" + (shared / "corpora/deadends/canons").string() + "' --scenarios '" +
                    (shared / "corpora/deadends/error_scenarios.json").string() + "'");
   EXPECT_EQ(j["known"], 20);
-  EXPECT_DOUBLE_EQ(j["p_at_1"].get<double>(), 1.0);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.90);
 }
 
 constexpr char kNonCodeDomains[] =
@@ -63,6 +67,45 @@ TEST(Quality, AbstainsOnUncoveredErrors) {
                    (testing::SourceDir() / "tools/eval/data/uncovered.jsonl").string() + "'");
   EXPECT_EQ(j["unknown"], 150);
   EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.9);
+}
+
+// Real errors as people pasted them in issue threads
+// (tools/eval/data/real/cases.jsonl), the half the rank model was never
+// fitted on. The floors sit just under the figures the README reports.
+std::string RealCases() { return (testing::SourceDir() / "tools/eval/data/real/cases.jsonl").string(); }
+
+TEST(Quality, RealErrorsCheckHalf) {
+  KEDB_REQUIRE_SHARED(shared);
+  auto j = RunEval("--kb '" + (shared / "corpora/deadends/canons").string() + "' --cases '" + RealCases() +
+                   "' --split check");
+  EXPECT_EQ(j["known"], 124);
+  EXPECT_EQ(j["unknown"], 45);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.76);
+  EXPECT_GE(j["mrr"].get<double>(), 0.80);
+  EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.82);
+  EXPECT_LE(j["abstained_on_known"].get<int>(), 18);
+}
+
+// The same cases inside 4,000-16,000-line CI and job logs: the root block's
+// first match must be the right record.
+TEST(Quality, RealErrorsCheckHalfInLongLogs) {
+  KEDB_REQUIRE_SHARED(shared);
+  auto j = RunEval("--kb '" + (shared / "corpora/deadends/canons").string() + "' --cases '" + RealCases() +
+                   "' --split check --long-logs");
+  EXPECT_EQ(j["known"], 124);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.64);
+  EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.75);
+}
+
+// The bundled knowledge base against the same check half, with its own
+// labels: GPU and deep-learning errors it knows, and everything else, which
+// it must not claim. Needs nothing from ../shared.
+TEST(Quality, RealErrorsCheckHalfBundledKb) {
+  auto j = RunEval("--kb '" + (testing::SourceDir() / "kb").string() + "' --cases '" + RealCases() +
+                   "' --split check --labels kb");
+  EXPECT_EQ(j["known"], 20);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.95);
+  EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.98);
 }
 
 }  // namespace

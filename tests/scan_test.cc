@@ -172,8 +172,9 @@ TEST(Scan, BlocksWithLineNumbersAndSpans) {
   EXPECT_EQ(tb.first_line, 5001u);
   EXPECT_EQ(tb.last_line, 5003u);
   EXPECT_EQ(tb.decisive_line, 5003u);
-  ASSERT_EQ(tb.matches.size(), 2u);
+  ASSERT_GE(tb.matches.size(), 2u);
   EXPECT_EQ(tb.matches[0].record->id, "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_EQ(tb.matches[1].record->id, "cuda/cudnn-batch-norm-bad-param");
   const ErrorBlock& second = r.blocks[1];
   EXPECT_FALSE(second.root);
   EXPECT_EQ(second.first_line, 5104u);
@@ -257,6 +258,59 @@ TEST(Scan, NeighbouringReportsOfOneErrorAreOneBlock) {
   EXPECT_EQ(r.blocks[0].last_line, 4u);
   EXPECT_EQ(r.blocks[0].matches[0].record->id, "install/flash-attn-build-failed");
   EXPECT_EQ(r.blocks[1].first_line, 11u);  // too far to be the same report
+}
+
+// A CI log is full of known issues on warning lines and ends in exit
+// statuses; what a reader wants first is the failure.
+TEST(Scan, TheFailureComesBeforeWarningsAndExitStatuses) {
+  TempDir cache;
+  auto e = Engine::FromKnowledgeBase(
+      KnowledgeBase::FromRecords(
+          {testing::MakeRecord("t/utcnow", "DeprecationWarning: datetime.datetime.utcnow() is deprecated",
+                               R"(DeprecationWarning: datetime\.datetime\.utcnow\(\) is deprecated)"),
+           testing::MakeRecord("t/refused", "Error: connect ECONNREFUSED 127.0.0.1:5432",
+                               R"(connect ECONNREFUSED \d+\.\d+\.\d+\.\d+:\d+)")}),
+      cache.path().string());
+  ASSERT_TRUE(e.ok());
+  std::string log;
+  for (int i = 0; i < 50; ++i) log += "2026-03-14T10:01:45.1234567Z collecting item " + std::to_string(i) + "\n";
+  log += "2026-03-14T10:01:46.1234567Z /app/x.py:12: DeprecationWarning: datetime.datetime.utcnow() is deprecated\n";
+  for (int i = 0; i < 50; ++i) log += "2026-03-14T10:01:47.1234567Z running test " + std::to_string(i) + "\n";
+  log += "2026-03-14T10:01:48.1234567Z Error: connect ECONNREFUSED 127.0.0.1:5432\n";
+  log += "2026-03-14T10:01:48.1234567Z ##[error]Process completed with exit code 1.\n";
+  ScanResult r = ScanText(*e.value(), log);
+  ASSERT_EQ(r.blocks.size(), 3u);
+  EXPECT_TRUE(r.blocks[0].root);
+  ASSERT_FALSE(r.blocks[0].matches.empty());
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/refused");
+  EXPECT_EQ(r.blocks[1].decisive, "Process completed with exit code 1.");  // an exit status, then warnings
+  ASSERT_FALSE(r.blocks[2].matches.empty());
+  EXPECT_EQ(r.blocks[2].matches[0].record->id, "t/utcnow");
+}
+
+// An error block is read as a whole, as `kedb match` reads a paste: npm's
+// report says ERESOLVE on one line and what did not resolve on others.
+TEST(Scan, AnErrorBlockIsReadAsAWhole) {
+  TempDir cache;
+  auto e = Engine::FromKnowledgeBase(
+      KnowledgeBase::FromRecords({testing::MakeRecord("t/peer", "npm error ERESOLVE could not resolve peer dependency",
+                                                      R"(ERESOLVE could not resolve peer)"),
+                                  testing::MakeRecord("t/other", "Segmentation fault (core dumped)",
+                                                      "Segmentation fault")}),
+      cache.path().string());
+  ASSERT_TRUE(e.ok());
+  ScanResult r = ScanText(*e.value(), "installing\n"
+                                      "npm ERR! code ERESOLVE\n"
+                                      "npm ERR! ERESOLVE unable to resolve dependency tree\n"
+                                      "npm ERR! Found: react@19.0.0\n"
+                                      "npm ERR! Could not resolve dependency:\n"
+                                      "npm ERR! peer react@\"^18.0.0\" from @testing-library/react@13.4.0\n"
+                                      "done\n");
+  ASSERT_EQ(r.blocks.size(), 1u);
+  EXPECT_EQ(r.blocks[0].kind, "npm");
+  ASSERT_FALSE(r.blocks[0].matches.empty());
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/peer");
+  EXPECT_EQ(r.blocks[0].matches[0].kind, "fuzzy");  // no line matches the pattern
 }
 
 TEST(Scan, BinaryGarbageIsHarmless) {

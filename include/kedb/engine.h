@@ -18,13 +18,18 @@
 
 namespace kedb {
 
+namespace logs {
+struct Block;
+}  // namespace logs
 namespace search {
 class Bm25Index;
 }  // namespace search
 namespace match {
 class PatternSet;
 class SignatureIndex;
+struct Candidate;
 struct LineWords;
+struct MessageLines;
 }
 
 struct OpenOptions {
@@ -75,6 +80,18 @@ class Engine {
   // net when no pattern fired.
   std::vector<std::pair<std::size_t, double>> FuzzyRecords(std::string_view line, const match::LineWords& words,
                                                            std::size_t k, bool with_search) const;
+  // Every candidate record of one message (a pasted text, or an error
+  // block of a log), each scored in the context of the whole message: what
+  // Match reports, before the best are kept.
+  std::vector<match::Candidate> MessageCandidates(const match::MessageLines& message,
+                                                  const MatchOptions& options) const;
+  // Scan: the candidates of one block of a log, scored in its context.
+  // `found` is the segmenter's block (null for hits outside any block);
+  // `candidates` holds the hits placed in the block and receives the
+  // block's candidates.
+  void ScoreBlock(const ErrorBlock& block, const logs::Block* found,
+                  const std::vector<std::pair<std::size_t, std::string>>& hit_texts, const MatchOptions& options,
+                  std::vector<match::Candidate>* candidates) const;
   KnowledgeBase kb_;
   std::string cache_dir_;  // "" for none
   std::unique_ptr<match::PatternSet> patterns_;

@@ -16,27 +16,23 @@ struct EnvPair {
   std::string key, value;
 };
 
-// Below this much evidence in the text (Match::evidence) a match is not
-// reported, and kedb abstains rather than guess: a wrong answer costs more
-// than none. Calibrated with tools/eval/calibrate.py on the deadends corpus
-// (see README, "Quality"): just above the most evidence any answer reached
-// on half of a set of real errors the corpus does not cover, per kind of
-// match (a fuzzy candidate has no pattern behind it, so its evidence is
-// lower for the same strength).
-inline constexpr double kDefaultMinEvidence = 0.27;
-inline constexpr double kDefaultMinFuzzyEvidence = 0.25;
-
 struct MatchOptions {
   std::size_t top = 5;        // matches kept per message or region
   std::vector<EnvPair> env;   // --env; versions found in the text are added
-  double min_evidence = kDefaultMinEvidence;             // weaker regex matches are not reported
-  double min_fuzzy_evidence = kDefaultMinFuzzyEvidence;  // nor weaker fuzzy ones
+  // Abstention. Every match carries a calibrated confidence (the chance it
+  // is the right explanation, see Match::confidence). When the best match
+  // is below `min_confidence`, nothing is reported: a wrong answer costs
+  // more than none. Once the best clears it, the others are listed down to
+  // `list_confidence`. Negative values take the calibrated defaults
+  // (README, "Quality"); 0 reports every candidate.
+  double min_confidence = -1;
+  double list_confidence = -1;
 };
 
 // One reason behind a score: a factor in [0,1] (env fit in [-1,1]), its
-// weight, and what it was measured from.
+// weight in the score, and what it was measured from.
 struct ScoreFactor {
-  std::string name;    // "specificity", "coverage", "env", "confidence", "evidence"
+  std::string name;    // "specificity", "coverage", "similarity", "domain", "env", ...
   double value = 0;
   double weight = 0;
   std::string detail;
@@ -44,8 +40,11 @@ struct ScoreFactor {
 
 struct Match {
   const Record* record = nullptr;
-  double score = 0;               // higher is better; comparable within one call
-  double evidence = 0;            // how strongly the text shows it, in [0,0.8] (see match/rank.h)
+  double score = 0;               // the ranking score (log-odds); higher is better
+  // The calibrated chance that this record is the right explanation, in
+  // [0,1]: of matches reported with 0.8, about 8 in 10 are right on the
+  // check half of the real-world case set.
+  double confidence = 0;
   std::string kind = "regex";     // "regex" | "fuzzy"
   std::size_t line = 0;           // 1-based line of the text the match is on
   std::size_t begin = 0, end = 0; // byte span in the whole text

@@ -99,7 +99,9 @@ bool IsRustcError(std::string_view t) {
 
 bool IsPytestHeader(std::string_view t) {
   if (!StartsWith(t, "___") || !EndsWith(t, "___")) return false;
-  std::string_view inner = Trim(std::string_view(t).substr(t.find_first_not_of('_')));
+  const std::size_t text = t.find_first_not_of('_');
+  if (text == std::string_view::npos) return false;  // a rule of underscores
+  std::string_view inner = Trim(t.substr(text));
   return !inner.empty() && inner.front() != '_' && Contains(t, " ");
 }
 
@@ -159,13 +161,25 @@ std::string Key(std::string_view kind, std::string_view decisive) {
 
 }  // namespace
 
-void BlockSegmenter::Open(State state, const char* kind, std::size_t line_no) {
+void BlockSegmenter::Open(State state, const char* kind, std::size_t line_no, std::string_view text,
+                          std::size_t origin) {
   state_ = state;
   current_ = Block();
   current_.kind = kind;
   current_.first_line = current_.last_line = line_no;
   have_decisive_ = false;
   blank_run_ = 0;
+  open_text_.clear();
+  open_lines_.clear();
+  KeepLine(line_no, text, origin);
+}
+
+void BlockSegmenter::KeepLine(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark) {
+  if (open_lines_.size() >= kMaxTextLines || (!open_lines_.empty() && open_lines_.back().line_no >= line_no)) return;
+  if (line_no == line_no_) mark = mark_;
+  open_text_.append(text);
+  open_text_ += '\n';
+  open_lines_.push_back({line_no, origin, open_text_.size(), mark});
 }
 
 void BlockSegmenter::SetDecisive(std::size_t line_no, std::string_view text) {
@@ -193,6 +207,9 @@ long BlockSegmenter::Close() {
     }
   }
   if (was == State::kRustc && current_.frame_count == 0) current_.kind = "error-line";
+  // The line being read belongs to the block when the block ends on it (an
+  // exception line, say).
+  if (line_no_ >= current_.first_line && line_no_ <= current_.last_line) KeepLine(line_no_, text_, origin_);
   std::string key = Key(current_.kind, current_.decisive);
   if (auto it = by_key_.find(key); it != by_key_.end()) {
     Block& first = blocks_[static_cast<std::size_t>(it->second)];
@@ -204,19 +221,33 @@ long BlockSegmenter::Close() {
     ++dropped_;
     return -1;
   }
+  // A distinct block keeps its text, as far as the budget goes.
+  std::size_t begin = 0;
+  for (const OpenLine& l : open_lines_) {
+    if (l.line_no > current_.last_line) break;
+    if (l.line_no >= current_.first_line && l.end - begin <= text_budget_) {
+      current_.text.append(open_text_, begin, l.end - begin);
+      current_.text_lines.push_back({l.line_no, l.origin, l.mark});
+      text_budget_ -= l.end - begin;
+    }
+    begin = l.end;
+  }
+  open_lines_.clear();
+  open_text_.clear();
   blocks_.push_back(std::move(current_));
   long index = static_cast<long>(blocks_.size() - 1);
   by_key_.emplace(std::move(key), index);
   return index;
 }
 
-void BlockSegmenter::SingleLine(const char* kind, std::size_t line_no, std::string_view text) {
-  Open(State::kNone, kind, line_no);
+void BlockSegmenter::SingleLine(const char* kind, std::size_t line_no, std::string_view text, std::size_t origin) {
+  Open(State::kNone, kind, line_no, text, origin);
   SetDecisive(line_no, text);
   Close();
 }
 
-void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start) {
+void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start,
+                         std::size_t origin) {
   // The common case, first: an ordinary line outside any block.
   if (state_ == State::kNone && pending_kind_.empty() && !may_start && mark == LineMark::kNone &&
       !(prev_line_no_ + 1 == line_no && !prev_text_.empty() && IsAtFrame(text))) {
@@ -224,6 +255,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
     if (!prev_text_.empty()) prev_text_.clear();
     return;
   }
+  line_no_ = line_no, origin_ = origin, text_ = text, mark_ = mark;
   const std::string_view t = Trim(text);
   const bool blank = t.empty();
   const bool indented = !text.empty() && Space(text[0]);
@@ -302,7 +334,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       } else if (StartsWith(t, "Caused by: ")) {
         // The trace just read is explained by the one starting here.
         long effect = CloseStack();
-        Open(State::kStack, current_kind_.c_str(), line_no);
+        Open(State::kStack, current_kind_.c_str(), line_no, text, origin_);
         SetDecisive(line_no, t.substr(11));
         last_stack_ = effect;
         pending_caused_by_ = effect >= 0;
@@ -425,9 +457,11 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       break;
   }
   if (!claimed) Start(line_no, text, mark, may_start || mark != LineMark::kNone);
+  if (state_ != State::kNone) KeepLine(line_no, text, origin);
   // Only a line that may start a block can head a stack trace; copying
   // every line would cost more than the rest.
   prev_line_no_ = line_no;
+  prev_origin_ = origin;
   if (may_start || mark != LineMark::kNone) {
     prev_text_.assign(t);
   } else {
@@ -446,12 +480,12 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
     }
   }
   if (t == "Traceback (most recent call last):") {
-    Open(State::kPython, "python", line_no);
+    Open(State::kPython, "python", line_no, text, origin_);
     traceback_indent_ = text.size() - TrimLeft(text).size();
     return;
   }
   if (IsIPythonHeader(t)) {
-    Open(State::kIPython, "python", line_no);
+    Open(State::kIPython, "python", line_no, text, origin_);
     // Until the exception line comes, the header is what names the error.
     current_.decisive = std::string(Trim(t.substr(0, t.find("Traceback (most recent"))));
     current_.decisive_line = line_no;
@@ -464,38 +498,38 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
     return;
   }
   if (StartsWith(t, "thread '") && Contains(t, "' panicked at")) {
-    Open(State::kRustPanic, "rust-panic", line_no);
+    Open(State::kRustPanic, "rust-panic", line_no, text, origin_);
     if (!EndsWith(t, ":")) SetDecisive(line_no, t);  // before 1.73: message on this line
     return;
   }
   if (StartsWith(t, "terminate called after throwing an instance of ") ||
       StartsWith(t, "terminate called without an active exception")) {
-    Open(State::kCpp, "cpp", line_no);
+    Open(State::kCpp, "cpp", line_no, text, origin_);
     SetDecisive(line_no, t);
     return;
   }
   if (IsRustcError(t)) {
-    Open(State::kRustc, "rustc", line_no);
+    Open(State::kRustc, "rustc", line_no, text, origin_);
     SetDecisive(line_no, t);
     return;
   }
   if (StartsWith(t, "panic: ") || StartsWith(t, "fatal error: all goroutines") ||
       StartsWith(t, "fatal error: concurrent map")) {
-    Open(State::kGo, "go-panic", line_no);
+    Open(State::kGo, "go-panic", line_no, text, origin_);
     SetDecisive(line_no, t);
     return;
   }
   if (StartsWith(t, "npm ERR!") || StartsWith(t, "npm error")) {
-    Open(State::kNpm, "npm", line_no);
-    Add(line_no, text, mark, true);  // let the npm rules place the line
+    Open(State::kNpm, "npm", line_no, text, origin_);
+    Add(line_no, text, mark, true, origin_);  // let the npm rules place the line
     return;
   }
   if (IsPytestHeader(t)) {
-    Open(State::kPytest, "pytest", line_no);
+    Open(State::kPytest, "pytest", line_no, text, origin_);
     return;
   }
   if (IsCompilerError(t)) {
-    Open(State::kCompiler, "compiler", line_no);
+    Open(State::kCompiler, "compiler", line_no, text, origin_);
     SetDecisive(line_no, t);
     return;
   }
@@ -504,7 +538,7 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
     bool java = Contains(t, ".java:") || Contains(t, ".kt:") || Contains(t, "(Native Method)") ||
                 Contains(t, "(Unknown Source)") || StartsWith(prev_text_, "Exception in thread");
     current_kind_ = java ? "java" : "javascript";
-    Open(State::kStack, current_kind_.c_str(), prev_line_no_);
+    Open(State::kStack, current_kind_.c_str(), prev_line_no_, prev_text_, prev_origin_);
     SetDecisive(prev_line_no_, prev_text_);
     AddFrame(line_no, t);
     return;
@@ -518,6 +552,7 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
     return;
   }
   pending_line_ = line_no;
+  pending_origin_ = origin_;
   pending_text_.assign(t);
 }
 
@@ -525,7 +560,7 @@ void BlockSegmenter::FlushPending() {
   if (pending_kind_.empty()) return;
   std::string kind = std::move(pending_kind_);
   pending_kind_.clear();
-  SingleLine(kind.c_str(), pending_line_, pending_text_);
+  SingleLine(kind.c_str(), pending_line_, pending_text_, pending_origin_);
 }
 
 long BlockSegmenter::CloseStack() {

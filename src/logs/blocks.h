@@ -44,6 +44,17 @@ struct Block {
   std::vector<std::pair<std::size_t, std::size_t>> repeats;
   // Index of the block that caused this one (a chained exception), or -1.
   long caused_by = -1;
+  // The block's first lines (at most BlockSegmenter::kMaxTextLines) as
+  // cleaned, each ending in '\n', and per line its number and where its
+  // cleaned text starts in the log (the `origin` given to Add). Empty once
+  // the segmenter's text budget is spent: a log of endless distinct errors
+  // keeps decisive lines and frames only.
+  struct TextLine {
+    std::size_t line_no = 0, origin = 0;
+    LineMark mark = LineMark::kNone;
+  };
+  std::string text;
+  std::vector<TextLine> text_lines;
 };
 
 class BlockSegmenter {
@@ -51,12 +62,15 @@ class BlockSegmenter {
   static constexpr std::size_t kMaxFrames = 24;
   static constexpr std::size_t kMaxOccurrences = 64;
   static constexpr std::size_t kMaxBlocks = 10000;
+  static constexpr std::size_t kMaxTextLines = 64;
+  static constexpr std::size_t kTextBudget = 16u << 20;  // bytes of Block::text, all blocks together
 
-  // Line `line_no` (1-based, increasing) of the log, already cleaned.
-  // `may_start` false promises that the line holds none of the trigger
-  // words (see triggers.h), so that it cannot start a block: it is then only
-  // checked for continuing one, which is cheap.
-  void Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start = true);
+  // Line `line_no` (1-based, increasing) of the log, already cleaned;
+  // `origin` is where its cleaned text starts in the log (kept with the
+  // block's text, see Block). `may_start` false promises that the line holds
+  // none of the trigger words (see triggers.h), so that it cannot start a
+  // block: it is then only checked for continuing one, which is cheap.
+  void Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start = true, std::size_t origin = 0);
   // Closes the block being read. Call once, after the last line.
   void Finish();
 
@@ -69,7 +83,10 @@ class BlockSegmenter {
   // An IPython traceback whose exception line never comes ends here.
   static constexpr std::size_t kMaxIPythonLines = 2000;
 
-  void Open(State state, const char* kind, std::size_t line_no);
+  // Starts current_ at line `line_no`, whose text is `text`.
+  void Open(State state, const char* kind, std::size_t line_no, std::string_view text, std::size_t origin);
+  // Keeps a line of the block being read (up to kMaxTextLines, each once).
+  void KeepLine(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark = LineMark::kNone);
   void SetDecisive(std::size_t line_no, std::string_view text);
   void AddFrame(std::size_t line_no, std::string_view text);
   void Extend(std::size_t line_no) { current_.last_line = line_no; }
@@ -81,15 +98,28 @@ class BlockSegmenter {
   long CloseStack();
   // Handles a line no open block claimed; may open one.
   void Start(std::size_t line_no, std::string_view text, LineMark mark, bool may_start);
-  void SingleLine(const char* kind, std::size_t line_no, std::string_view text);
+  void SingleLine(const char* kind, std::size_t line_no, std::string_view text, std::size_t origin);
   void FlushPending();
 
   State state_ = State::kNone;
   Block current_;
   bool have_decisive_ = false;
   std::size_t blank_run_ = 0;
+  // The line being read.
+  std::size_t line_no_ = 0, origin_ = 0;
+  std::string_view text_;
+  LineMark mark_ = LineMark::kNone;
+  // The lines kept for the block being read: their text, and per line its
+  // number, origin and where its text ends in open_text_.
+  std::string open_text_;
+  struct OpenLine {
+    std::size_t line_no, origin, end;
+    LineMark mark;
+  };
+  std::vector<OpenLine> open_lines_;
+  std::size_t text_budget_ = kTextBudget;
   // The previous line, for stack traces that start with their header line.
-  std::size_t prev_line_no_ = 0;
+  std::size_t prev_line_no_ = 0, prev_origin_ = 0;
   std::string prev_text_;
   // Python: the next traceback is chained to this block.
   long chain_from_ = -1;
@@ -101,7 +131,7 @@ class BlockSegmenter {
   std::string current_kind_;
   // A one-line error held back one line (it may head a stack trace).
   std::string pending_kind_, pending_text_;
-  std::size_t pending_line_ = 0;  // "java" or "javascript" for the trace being read
+  std::size_t pending_line_ = 0, pending_origin_ = 0;  // "java" or "javascript" for the trace being read
   std::vector<Block> blocks_;
   std::unordered_map<std::string, long> by_key_;
   std::size_t dropped_ = 0;

@@ -1,22 +1,48 @@
 #include "match/candidate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace kedb::match {
+namespace {
 
-// A confirmed hit of pattern `p` on `line`.
-Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view line,
-                    const LineWords& words,
+void Score(Candidate* c) {
+  c->match.score = RankLogit(c->features);
+  c->match.confidence = Confidence(c->match.score);
+}
+
+// What every candidate measures alike: the line, the record, the user.
+Candidate Start(const Engine& engine, std::size_t r, const LineWords& words, std::size_t line_number,
+                const MatchOptions& options, const TextEnv& text_env) {
+  Candidate c;
+  c.record = r;
+  c.match.record = &engine.kb().records()[r];
+  c.match.line = line_number;
+  Features& f = c.features;
+  const SignatureIndex::Measures measures = engine.signatures().Measure(words, r);
+  f.similarity = measures.similarity;
+  f.closeness = std::max(0.0, (f.similarity - 0.5) / 0.5);
+  f.recall = measures.recall;
+  f.explained = measures.explained;
+  // Until the surroundings are known, the line is its own context.
+  f.context = f.recall;
+  f.names_agree = engine.signatures().CodesAgree(words, r) ? 1 : 0;
+  f.confidence = c.match.record->confidence.value_or(0.5);
+  f.env = EnvFeature(*c.match.record, options.env, *text_env, nullptr);
+  c.text_env = text_env;
+  return c;
+}
+
+}  // namespace
+
+Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view line, const LineWords& words,
                     std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
-                    const std::vector<EnvPair>& text_env) {
+                    const TextEnv& text_env) {
   const PatternSet& set = engine.patterns();
   const uint32_t p = lh.pattern;
-  Candidate c;
+  Candidate c = Start(engine, p, words, line_number, options, text_env);
   Match& m = c.match;
-  m.record = &engine.kb().records()[p];
-  m.line = line_number;
-  c.hit.info = set.Info(p);
   // The confirmation found the span; only groups need a second search.
   const Span span = lh.span;
   if (set.CaptureCount(p) > 0) {
@@ -30,41 +56,53 @@ Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view li
       }
     }
   }
-  c.hit.message_bytes = MessageBytes(line);
-  c.hit.span_bytes = span.second - span.first;
-  c.hit.similarity = engine.signatures().Similarity(words, p);
-  c.hit.mentions_domain = engine.signatures().MentionsDomain(words, p);
-  c.text_env = text_env;
   m.begin = line_offset + span.first;
   m.end = line_offset + span.second;
-  m.score = Score(*m.record, c.hit, options.env, text_env, nullptr);
-  m.evidence = TextEvidence(c.hit);
+  Features& f = c.features;
+  f.regex = 1;
+  f.specificity = 1 - std::exp(-static_cast<double>(set.MatchedLiteralChars(p, line, span)) / 20.0);
+  const std::size_t message = MessageBytes(line);
+  f.coverage = message == 0 ? 0 : std::min(1.0, static_cast<double>(span.second - span.first) / static_cast<double>(message));
+  Score(&c);
   return c;
 }
 
-// A candidate no pattern confirmed, found because the line reads like the
-// record's signature.
-Candidate MakeFuzzyMatch(const Engine& engine, std::size_t r, double similarity, std::string_view line,
-                         const LineWords& words, std::size_t line_offset, std::size_t line_number,
-                         const MatchOptions& options, const std::vector<EnvPair>& text_env) {
-  Candidate c;
-  Match& m = c.match;
-  m.record = &engine.kb().records()[r];
-  m.kind = "fuzzy";
-  m.line = line_number;
-  m.begin = line_offset;
-  m.end = line_offset + line.size();
-  c.hit.message_bytes = MessageBytes(line);
-  c.hit.similarity = similarity;
-  c.hit.mentions_domain = engine.signatures().MentionsDomain(words, r);
-  c.text_env = text_env;
-  m.score = Score(*m.record, c.hit, options.env, text_env, nullptr);
-  m.evidence = TextEvidence(c.hit);
+Candidate MakeFuzzyMatch(const Engine& engine, std::size_t r, std::string_view line, const LineWords& words,
+                         std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
+                         const TextEnv& text_env) {
+  Candidate c = Start(engine, r, words, line_number, options, text_env);
+  c.match.kind = "fuzzy";
+  c.match.begin = line_offset;
+  c.match.end = line_offset + line.size();
+  Score(&c);
   return c;
 }
 
-// Keeps each record's best candidate, best first, at most `top`.
-void KeepBest(std::vector<Candidate>* candidates, std::size_t top) {
+void SetContext(const Engine& engine, const LineWords& context, const std::vector<double>& affinity, Candidate* c,
+                bool context_is_line) {
+  if (!context_is_line) {
+    c->features.context = std::max(c->features.recall, engine.signatures().Recall(context, c->record));
+    if (engine.signatures().CodesAgree(context, c->record)) c->features.names_agree = 1;
+  }
+  const std::size_t d = engine.signatures().domains().DomainOf(c->record);
+  c->features.domain = d < affinity.size() ? affinity[d] : 0;
+  Score(c);
+}
+
+double MinConfidence(const MatchOptions& options) {
+  return options.min_confidence < 0 ? DefaultMinConfidence() : options.min_confidence;
+}
+
+double ListConfidence(const MatchOptions& options) {
+  double list = options.list_confidence < 0 ? DefaultListConfidence() : options.list_confidence;
+  return std::min(list, MinConfidence(options));
+}
+
+bool Listable(const Candidate& c, const MatchOptions& options) {
+  return c.match.confidence >= ListConfidence(options);
+}
+
+void KeepBestOf(std::vector<Candidate>* candidates, std::size_t top) {
   std::stable_sort(candidates->begin(), candidates->end(), [](const Candidate& a, const Candidate& b) {
     if (a.match.score != b.match.score) return a.match.score > b.match.score;
     return a.match.record->id < b.match.record->id;
@@ -78,12 +116,23 @@ void KeepBest(std::vector<Candidate>* candidates, std::size_t top) {
   *candidates = std::move(kept);
 }
 
-// The kept candidates as explained matches.
+void KeepBest(std::vector<Candidate>* candidates, const MatchOptions& options) {
+  KeepBestOf(candidates, options.top);
+  if (candidates->empty() || candidates->front().match.confidence < MinConfidence(options)) {
+    candidates->clear();
+    return;
+  }
+  const double list = ListConfidence(options);
+  std::erase_if(*candidates, [&](const Candidate& c) { return c.match.confidence < list; });
+}
+
 std::vector<Match> Explain(std::vector<Candidate>&& kept, const MatchOptions& options) {
   std::vector<Match> out;
   out.reserve(kept.size());
   for (auto& c : kept) {
-    Score(*c.match.record, c.hit, options.env, c.text_env, &c.match.why);
+    std::string env_detail;
+    EnvFeature(*c.match.record, options.env, *c.text_env, &env_detail);
+    c.match.why = ExplainFeatures(c.features, env_detail);
     out.push_back(std::move(c.match));
   }
   return out;

@@ -1,48 +1,79 @@
-// Candidates: matches being collected during match and scan, scored
-// cheaply, explained (the `why` list) only when kept.
+// Candidates: matches being collected during match and scan. Each carries
+// the features the rank model weighs (rank.h); those measured on its line
+// are set when it is made, those of the text around it once that is known
+// (SetContext), and it is explained (the `why` list) only when kept.
 #pragma once
 
+#include <memory>
 #include <string_view>
 #include <vector>
 
 #include "kedb/engine.h"
 #include "kedb/match.h"
+#include "logs/preprocess.h"
 #include "match/pattern_set.h"
 #include "match/rank.h"
 #include "match/similarity.h"
 
 namespace kedb::match {
 
+// A message's lines as cleaned, wherever they came from: a pasted message
+// (Engine::Match) or an error block of a log (Engine::Scan).
+struct MessageLines {
+  std::string_view text;               // the lines, each ending in '\n'
+  std::vector<std::size_t> starts;     // line i is logs::LineText(text, starts, i)
+  std::vector<std::size_t> origins;    // where line i's cleaned text starts in the input
+  std::vector<logs::LineMark> marks;   // what line i's stripped prefix said
+  std::vector<std::size_t> numbers;    // line i's 1-based number in the input
+};
+
 struct Candidate {
   Match match;
-  HitEvidence hit;
-  std::vector<EnvPair> text_env;
+  Features features;
+  std::size_t record = 0;  // index into the knowledge base
+  // The versions and OS the text names (EnvFromText), shared by every
+  // candidate of one text.
+  std::shared_ptr<const std::vector<EnvPair>> text_env;
 };
+
+using TextEnv = std::shared_ptr<const std::vector<EnvPair>>;
 
 // A confirmed hit of a pattern on `line`; `line_offset` is where the line's
 // text starts in the whole input.
 Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view line, const LineWords& words,
                     std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
-                    const std::vector<EnvPair>& text_env);
+                    const TextEnv& text_env);
 
 // A candidate no pattern confirmed, found because the line reads like record
-// `r`'s signature.
-Candidate MakeFuzzyMatch(const Engine& engine, std::size_t r, double similarity, std::string_view line,
-                         const LineWords& words, std::size_t line_offset, std::size_t line_number,
-                         const MatchOptions& options, const std::vector<EnvPair>& text_env);
+// `r` (SignatureIndex::Nearest).
+Candidate MakeFuzzyMatch(const Engine& engine, std::size_t r, std::string_view line, const LineWords& words,
+                         std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
+                         const TextEnv& text_env);
 
-// Fuzzy candidates need a line that shares most of its weight with a
-// signature.
-inline constexpr double kFuzzyMinSimilarity = 0.45;
+// Fuzzy candidates need a line that shares this much of its weight with a
+// record (Nearest's F1).
+inline constexpr double kFuzzyMinSimilarity = 0.35;
 
-// Whether the text shows the candidate's record strongly enough to report
-// it (MatchOptions::min_evidence, min_fuzzy_evidence).
-inline bool StrongEnough(const Candidate& c, const MatchOptions& options) {
-  return c.match.evidence >= (c.match.kind == "fuzzy" ? options.min_fuzzy_evidence : options.min_evidence);
-}
+// The words of the block or message around the candidate's line, and how
+// much they belong to each domain (DomainCues::Affinity): sets the context
+// features and scores the candidate again. `context_is_line`: the context
+// is the candidate's line itself, whose words were measured already.
+void SetContext(const Engine& engine, const LineWords& context, const std::vector<double>& affinity, Candidate* c,
+                bool context_is_line = false);
 
-// Keeps each record's best candidate, best first, at most `top`.
-void KeepBest(std::vector<Candidate>* candidates, std::size_t top);
+// The options' thresholds, with the calibrated defaults filled in.
+double MinConfidence(const MatchOptions& options);
+double ListConfidence(const MatchOptions& options);
+
+// Whether the candidate, as scored so far, is worth listing.
+bool Listable(const Candidate& c, const MatchOptions& options);
+
+// Keeps each record's best candidate, best first, at most `top`, of those
+// worth listing; none at all when the best is below the options' minimum
+// confidence (abstention).
+void KeepBest(std::vector<Candidate>* candidates, const MatchOptions& options);
+// The same without thresholds: bounds a list as it grows.
+void KeepBestOf(std::vector<Candidate>* candidates, std::size_t top);
 
 // The kept candidates as explained matches.
 std::vector<Match> Explain(std::vector<Candidate>&& kept, const MatchOptions& options);

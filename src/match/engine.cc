@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "logs/blocks.h"
 #include "logs/line_chunker.h"
+#include "logs/line_kinds.h"
 #include "logs/preprocess.h"
 #include "match/candidate.h"
 #include "match/pattern_set.h"
@@ -54,47 +56,122 @@ Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb
 // short, and fuzzy search per line costs more than the patterns.
 constexpr std::size_t kFuzzyLinesPerMessage = 2000;
 constexpr std::size_t kSearchLinesPerMessage = 200;
+// A message this short gets fuzzy candidates on every line; a longer one
+// only on the lines that read as a problem or belong to an error block.
+constexpr std::size_t kShortMessageLines = 10;
+// How much of a message is read for its context (words, domain).
+constexpr std::size_t kContextBytes = 1 << 16;
+
+namespace {
+
+// The lines of a long message worth fuzzy candidates: those of its error
+// blocks, and those that say something failed. (A message is short: every
+// line is offered to the segmenter, and no trigger-word database is
+// needed.)
+std::vector<bool> ProblemLines(std::string_view text, const std::vector<std::size_t>& starts,
+                               const std::vector<logs::LineMark>& marks) {
+  logs::BlockSegmenter segmenter;
+  std::vector<bool> problem(starts.size(), false);
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    const std::string_view line = logs::LineText(text, starts, i);
+    segmenter.Add(i + 1, line, marks[i]);
+    if (logs::StatesFailure(line)) problem[i] = true;
+  }
+  segmenter.Finish();
+  for (const logs::Block& b : segmenter.blocks()) {
+    auto mark = [&](std::size_t first, std::size_t last) {
+      for (std::size_t l = first; l <= last && l <= problem.size(); ++l) problem[l - 1] = true;
+    };
+    mark(b.first_line, b.last_line);
+    for (auto [f, l] : b.repeats) mark(f, l);
+  }
+  return problem;
+}
+
+}  // namespace
+
+std::vector<Candidate> Engine::MessageCandidates(const match::MessageLines& m, const MatchOptions& options) const {
+  const std::string_view text = m.text;
+  const std::vector<std::size_t>& starts = m.starts;
+  const bool short_message = starts.size() <= kShortMessageLines;
+  const std::vector<bool> problem = short_message ? std::vector<bool>() : ProblemLines(text, starts, m.marks);
+  std::vector<match::LineHit> hits;
+  patterns_->Scan(text, starts, &hits);
+  const match::TextEnv text_env = std::make_shared<const std::vector<EnvPair>>(match::EnvFromText(text));
+  std::vector<bool> regex_hit(kb_.size(), false);
+  std::vector<Candidate> candidates;
+  // The lines that may name an error, for the candidates of the whole message.
+  std::vector<std::pair<std::size_t, match::LineWords>> fuzzy_lines;
+  std::size_t h = 0;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    std::string_view line = logs::LineText(text, starts, i);
+    const bool has_hits = h < hits.size() && hits[h].line == i;
+    const bool fuzzy = i < kFuzzyLinesPerMessage && (short_message || problem[i]);
+    if (!has_hits && !fuzzy) continue;
+    match::LineWords words = signatures_->Words(line);
+    for (; h < hits.size() && hits[h].line == i; ++h) {
+      regex_hit[hits[h].pattern] = true;
+      candidates.push_back(
+          MakeMatch(*this, hits[h], line, words, m.origins[i], m.numbers[i], options, text_env));
+    }
+    if (!fuzzy) continue;
+    // With no pattern fired anywhere, search widens the net (first lines only).
+    for (auto [r, sim] : FuzzyRecords(line, words, options.top, hits.empty() && i < kSearchLinesPerMessage)) {
+      if (regex_hit[r]) continue;
+      candidates.push_back(
+          MakeFuzzyMatch(*this, r, line, words, m.origins[i], m.numbers[i], options, text_env));
+    }
+    fuzzy_lines.emplace_back(i, std::move(words));
+  }
+  // The whole message is every candidate's context; an error told over
+  // several lines (npm's ERESOLVE report) may read like a record only as a
+  // whole: such records are offered on the line that reads most like them.
+  // (A message of one line is its own context: its words are known.)
+  const bool one_line = starts.size() == 1 && fuzzy_lines.size() == 1;
+  const match::LineWords context = one_line
+                                       ? fuzzy_lines.front().second
+                                       : signatures_->Words(text.substr(0, std::min(text.size(), kContextBytes)));
+  if (starts.size() > 1 && !fuzzy_lines.empty()) {
+    for (auto [r, sim] : signatures_->Nearest(context, options.top, match::kFuzzyMinSimilarity)) {
+      if (regex_hit[r]) continue;
+      const auto* best = &fuzzy_lines.front();
+      double best_sim = -1;
+      for (const auto& fl : fuzzy_lines) {
+        double s = signatures_->Resemblance(fl.second, r);
+        if (s > best_sim) best = &fl, best_sim = s;
+      }
+      const std::size_t i = best->first;
+      candidates.push_back(MakeFuzzyMatch(*this, r, logs::LineText(text, starts, i), best->second, m.origins[i],
+                                          m.numbers[i], options, text_env));
+    }
+  }
+  const std::vector<double> affinity = signatures_->domains().Affinity(context);
+  std::size_t lines_with_text = 0;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    if (logs::LineText(text, starts, i).find_first_not_of(" \t") != std::string_view::npos) ++lines_with_text;
+  }
+  for (Candidate& c : candidates) {
+    if (lines_with_text == 1 && c.match.kind == "fuzzy") c.features.fuzzy_alone = 1;
+    match::SetContext(*this, context, affinity, &c, one_line);
+  }
+  // A record hit by a pattern anywhere is not also offered as fuzzy.
+  std::erase_if(candidates, [&](const Candidate& c) { return c.match.kind == "fuzzy" && regex_hit[c.record]; });
+  return candidates;
+}
 
 MatchResult Engine::Match(std::string_view raw, const MatchOptions& options) const {
-  MatchResult result;
   // Matched as cleaned lines (see logs/preprocess.h); spans are mapped back
   // to the raw text through each line's start and stripped prefix.
   std::vector<std::size_t> raw_starts = logs::LineStarts(raw);
   logs::CleanedLines cleaned;
   logs::CleanLines(raw, raw_starts, &cleaned);
-  const std::string_view text = cleaned.text;
-  const std::vector<std::size_t>& starts = cleaned.starts;
-  const std::vector<std::size_t>& shift = cleaned.origins;
-  std::vector<match::LineHit> hits;
-  patterns_->Scan(text, starts, &hits);
-  std::vector<EnvPair> text_env = match::EnvFromText(text);
-  std::vector<bool> regex_hit(kb_.size(), false);
-  std::vector<Candidate> candidates;
-  std::size_t h = 0;
-  for (std::size_t i = 0; i < starts.size(); ++i) {
-    std::string_view line = logs::LineText(text, starts, i);
-    bool has_hits = h < hits.size() && hits[h].line == i;
-    if (!has_hits && i >= kFuzzyLinesPerMessage) continue;
-    match::LineWords words = signatures_->Words(line);
-    for (; h < hits.size() && hits[h].line == i; ++h) {
-      regex_hit[hits[h].pattern] = true;
-      candidates.push_back(MakeMatch(*this, hits[h], line, words, shift[i], i + 1, options, text_env));
-    }
-    if (i < kFuzzyLinesPerMessage) {
-      // With no pattern fired anywhere, search widens the net (first lines only).
-      for (auto [r, sim] : FuzzyRecords(line, words, options.top, hits.empty() && i < kSearchLinesPerMessage)) {
-        if (regex_hit[r]) continue;
-        candidates.push_back(MakeFuzzyMatch(*this, r, sim, line, words, shift[i], i + 1, options, text_env));
-      }
-    }
-  }
-  // A record hit by a pattern anywhere is not also offered as fuzzy; weak
-  // evidence is not offered at all.
-  std::erase_if(candidates, [&](const Candidate& c) {
-    return !match::StrongEnough(c, options) ||
-           (c.match.kind == "fuzzy" && regex_hit[static_cast<std::size_t>(c.match.record - kb_.records().data())]);
-  });
-  match::KeepBest(&candidates, options.top);
+  match::MessageLines message{cleaned.text, std::move(cleaned.starts), std::move(cleaned.origins),
+                              std::move(cleaned.marks), {}};
+  message.numbers.resize(message.starts.size());
+  for (std::size_t i = 0; i < message.numbers.size(); ++i) message.numbers[i] = i + 1;
+  std::vector<Candidate> candidates = MessageCandidates(message, options);
+  match::KeepBest(&candidates, options);
+  MatchResult result;
   result.matches = match::Explain(std::move(candidates), options);
   result.abstained = result.matches.empty();
   return result;
@@ -130,7 +207,7 @@ std::vector<std::pair<std::size_t, double>> Engine::FuzzyRecords(std::string_vie
   for (const auto& hit : SearchIndex().Search(line, k)) {
     bool known = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.first == hit.record; });
     if (known) continue;
-    double sim = signatures_->Similarity(words, hit.record);
+    double sim = signatures_->Resemblance(words, hit.record);
     if (sim >= match::kFuzzyMinSimilarity) out.emplace_back(hit.record, sim);
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {

@@ -393,6 +393,30 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
   hits->insert(hits->end(), mine.begin(), mine.end());
 }
 
+std::size_t PatternSet::MatchedLiteralChars(uint32_t p, std::string_view line, Span span) const {
+  if (!Get(p).info) return 0;
+  Compiled& c = compiled_[p];
+  std::call_once(c.branches_once, [&]() {
+    std::vector<Branch> branches;
+    for (const std::string& b : TopLevelBranches(patterns_[p])) {
+      auto parsed = ParsePythonRegex(b);
+      auto* info = std::get_if<PatternInfo>(&parsed);
+      if (!info) return;  // a branch that does not stand alone: count the whole pattern
+      auto re = Pcre2Regex::Compile("\\A(?:" + info->pcre2 + ")");
+      auto* ok = std::get_if<Pcre2Regex>(&re);
+      if (!ok) return;
+      branches.push_back({std::make_unique<Pcre2Regex>(std::move(*ok)), info->literal_chars});
+    }
+    c.branches = std::move(branches);
+  });
+  if (span.first > line.size()) return c.info->literal_chars;
+  std::string_view from = line.substr(span.first);
+  for (const Branch& b : c.branches) {
+    if (b.regex->Search(from)) return b.literal_chars;
+  }
+  return c.info->literal_chars;
+}
+
 std::optional<std::vector<std::optional<Span>>> PatternSet::Captures(uint32_t p, std::string_view line) const {
   const Compiled& c = Get(p);
   if (!c.regex) return std::nullopt;

@@ -96,6 +96,15 @@ class PatternSet {
   // Analysis of pattern `p`, nullptr when it does not parse.
   const PatternInfo* Info(uint32_t p) const;
 
+  // The literal characters behind a match of pattern `p` found at `span`
+  // of `line`: those of the top-level alternative that matched (the first
+  // that matches there, as in Python), or of the whole pattern when it
+  // does not alternate at its top. `(ERESOLVE.*peer dep|could not
+  // resolve)` earns 16 for the first branch and 17 for the second, not the
+  // 17 of its smallest branch for either. Cost: the branches are compiled on
+  // the pattern's first call; then one search per branch tried.
+  std::size_t MatchedLiteralChars(uint32_t p, std::string_view line, Span span) const;
+
   // Whether Scan() looks at `broad_lines` at all: some patterns are reached
   // only on marked lines.
   bool has_broad() const { return !broad_.db.empty() || !fallback_db_.empty() || !every_line_.empty(); }
@@ -104,11 +113,18 @@ class PatternSet {
   std::size_t size() const { return patterns_.size(); }
 
  private:
+  // A top-level alternative of a pattern, for MatchedLiteralChars.
+  struct Branch {
+    std::unique_ptr<Pcre2Regex> regex;  // anchored at the subject's start
+    std::size_t literal_chars = 0;
+  };
   struct Compiled {
     std::once_flag once;
     std::unique_ptr<PatternInfo> info;  // null when the pattern does not parse
     std::unique_ptr<Pcre2Regex> regex;  // null when it does not compile
     LiteralCheck check;                 // literals a matching line holds
+    std::once_flag branches_once;
+    std::vector<Branch> branches;       // empty: the pattern does not alternate at its top
   };
   PatternSet() = default;
   const Compiled& Get(uint32_t p) const;

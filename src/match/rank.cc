@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "match/pcre2_regex.h"
+
 namespace kedb::match {
 namespace {
 
@@ -171,59 +173,71 @@ double EnvFit(const Record& record, const std::vector<EnvPair>& env, std::string
   return static_cast<double>(agree - conflict) / static_cast<double>(agree + conflict);
 }
 
+double EnvFeature(const Record& record, const std::vector<EnvPair>& env, const std::vector<EnvPair>& text_env,
+                  std::string* detail) {
+  std::string env_detail, text_detail;
+  double explicit_fit = EnvFit(record, env, detail ? &env_detail : nullptr);
+  // What the user states outweighs what the text mentions.
+  if (explicit_fit != 0) {
+    if (detail) *detail = "--env: " + env_detail;
+    return explicit_fit;
+  }
+  double text_fit = EnvFit(record, text_env, detail ? &text_detail : nullptr);
+  if (detail) *detail = "text: " + text_detail;
+  return 0.5 * text_fit;
+}
+
 namespace {
 
-double Specificity(const HitEvidence& hit) {
-  double literal = hit.info ? static_cast<double>(hit.info->literal_chars) : 0;
-  return 1 - std::exp(-literal / 20.0);
-}
+// The fitted model (tools/eval/train_rank.py writes this file).
+#include "match/rank_model.inc"
 
-// Share of the line's message the match covers (leading blanks aside).
-double Coverage(const HitEvidence& hit) {
-  std::size_t msg_len = hit.message_bytes, span_len = hit.span_bytes;
-  return msg_len == 0 ? 0 : std::min(1.0, static_cast<double>(span_len) / static_cast<double>(msg_len));
-}
+static_assert(kRankWeights.size() == kFeatureCount, "rank_model.inc was written for other features");
 
 }  // namespace
 
-double TextEvidence(const HitEvidence& hit, const RankWeights& w) {
-  return w.specificity * Specificity(hit) + w.coverage * Coverage(hit) + w.similarity * hit.similarity +
-         w.domain * (hit.mentions_domain ? 1 : 0);
+std::array<double, kFeatureCount> FeatureValues(const Features& f) {
+  return {f.specificity, f.coverage, f.similarity, f.recall,     f.context,     f.domain,
+          f.regex,       f.confidence, f.env,      f.names_agree, f.closeness,
+          f.fuzzy_alone, f.explained};
 }
 
-double Score(const Record& record, const HitEvidence& hit, const std::vector<EnvPair>& env,
-             const std::vector<EnvPair>& text_env, std::vector<ScoreFactor>* why, const RankWeights& w) {
-  double literal = hit.info ? static_cast<double>(hit.info->literal_chars) : 0;
-  double specificity = Specificity(hit);
-  std::size_t msg_len = hit.message_bytes, span_len = hit.span_bytes;
-  double coverage = Coverage(hit);
+const std::array<const char*, kFeatureCount>& FeatureNames() {
+  static const std::array<const char*, kFeatureCount> names = {
+      "specificity", "coverage", "similarity", "recall", "context",     "domain",
+      "regex",       "confidence", "env",    "names_agree", "closeness",
+      "fuzzy_alone", "explained"};
+  return names;
+}
 
-  std::string env_detail, text_detail;
-  double explicit_fit = EnvFit(record, env, why ? &env_detail : nullptr);
-  double text_fit = EnvFit(record, text_env, why ? &text_detail : nullptr);
-  // What the user states outweighs what the text mentions.
-  double env_fit = explicit_fit != 0 ? explicit_fit : 0.5 * text_fit;
-  double domain = hit.mentions_domain ? 1 : 0;
-  double confidence = record.confidence.value_or(0.5);
-  double evidence = std::min(1.0, std::log1p(static_cast<double>(record.evidence_count)) / std::log1p(100.0));
+double RankLogit(const Features& f) {
+  const auto v = FeatureValues(f);
+  double z = kRankBias;
+  for (std::size_t i = 0; i < kFeatureCount; ++i) z += kRankWeights[i] * v[i];
+  return z;
+}
 
-  double score = w.specificity * specificity + w.coverage * coverage + w.similarity * hit.similarity +
-                 w.domain * domain + w.env * env_fit + w.confidence * confidence + w.evidence * evidence;
-  if (why) {
-    why->push_back({"specificity", specificity, w.specificity,
-                    hit.info ? fmt::format("{} literal characters in the pattern", static_cast<int>(literal))
-                             : std::string("no pattern fired (fuzzy candidate)")});
-    why->push_back({"coverage", coverage, w.coverage,
-                    fmt::format("match covers {} of {} characters of the line", span_len, msg_len)});
-    why->push_back({"similarity", hit.similarity, w.similarity, "weighted word overlap of the line and the signature"});
-    why->push_back({"domain", domain, w.domain,
-                    hit.mentions_domain ? "the text names the domain \"" + record.domain + "\"" : "domain not named"});
-    why->push_back({"env", env_fit, w.env, explicit_fit != 0 ? "--env: " + env_detail : "text: " + text_detail});
-    why->push_back({"confidence", confidence, w.confidence,
-                    record.confidence ? "record confidence" : "record states none; 0.5 assumed"});
-    why->push_back({"evidence", evidence, w.evidence, fmt::format("evidence_count {}", record.evidence_count)});
+double Confidence(double logit) { return 1 / (1 + std::exp(-(kCalibrationA * logit + kCalibrationB))); }
+
+double DefaultMinConfidence() { return kMinConfidence; }
+double DefaultListConfidence() { return kListConfidence; }
+
+std::vector<ScoreFactor> ExplainFeatures(const Features& f, const std::string& env_detail) {
+  // Short enough to be kept inside a std::string without allocating: a
+  // match is explained each time it is reported, and README, "How
+  // matching works", says what each factor measures.
+  static const std::array<const char*, kFeatureCount> details = {
+      "branch literals", "line covered",  "reads like sig", "record words",  "words around",
+      "domain of text",  "pattern hit",   "record's own",   "",              "same error name",
+      "near the sig",    "one-line fuzzy", "line explained"};
+  const auto v = FeatureValues(f);
+  std::vector<ScoreFactor> why;
+  why.reserve(kFeatureCount);
+  for (std::size_t i = 0; i < kFeatureCount; ++i) {
+    if (v[i] * kRankWeights[i] == 0) continue;  // what adds nothing explains nothing
+    why.push_back({FeatureNames()[i], v[i], kRankWeights[i], std::string_view(FeatureNames()[i]) == "env" ? env_detail : details[i]});
   }
-  return score;
+  return why;
 }
 
 }  // namespace kedb::match

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <queue>
+#include <string>
+
+#include "logs/line_kinds.h"
 
 namespace kedb::match {
 namespace {
@@ -13,6 +16,26 @@ bool Links(const std::vector<Edge>& edges, const std::string& id) {
 // Whether the knowledge base says record `a` leads to record `b`.
 bool LeadsTo(const Record& a, const Record& b) {
   return &a != &b && (Links(a.transition_graph.leads_to, b.id) || Links(b.transition_graph.preceded_by, a.id));
+}
+
+// Which blocks a reader looks at first when nothing links them:
+//   0  failures: a traceback, a stack trace, a panic, a compiler error, a
+//      logger's error line with a known error, a known error on a line that
+//      says something failed;
+//   1  a logger's error line no record knows: the root when nothing better
+//      shows, but often incidental ("fatal: not a git repository");
+//   2  lines that only report another failure (an exit status, pip's
+//      "subprocess-exited-with-error");
+//   3  known errors on warning lines (deprecations, retries, lint);
+//   4  known errors on lines that say nothing failed ("Checking out
+//      5bb35ccb as detached HEAD").
+int Tier(const ErrorBlock& b) {
+  if (b.kind != "match") {
+    if (!b.matches.empty() || b.kind != "error-line") return 0;
+    return logs::IsWrapperLine(b.decisive) ? 2 : 1;
+  }
+  if (logs::IsWarningLine(b.decisive)) return 3;
+  return logs::StatesFailure(b.decisive) ? 0 : 4;
 }
 
 }  // namespace
@@ -51,15 +74,15 @@ void OrderRootFirst(std::vector<ErrorBlock>* blocks) {
       }
     }
   }
-  // Kahn's algorithm, earliest block first among those whose causes are out.
-  auto summary_line = [&](std::size_t i) {
-    const auto& b = (*blocks)[i];
-    return b.kind == "error-line" && b.matches.empty();
-  };
+  // Kahn's algorithm, among the blocks whose causes are out, by tier (see
+  // Tier), the earliest first.
+  std::vector<int> tiers(n);
+  for (std::size_t i = 0; i < n; ++i) tiers[i] = Tier((*blocks)[i]);
+  auto tier = [&](std::size_t i) { return tiers[i]; };
   auto later = [&](std::size_t x, std::size_t y) {
     const auto& bx = (*blocks)[x];
     const auto& by = (*blocks)[y];
-    if (summary_line(x) != summary_line(y)) return summary_line(x);
+    if (tier(x) != tier(y)) return tier(x) > tier(y);
     return bx.first_line != by.first_line ? bx.first_line > by.first_line : x > y;
   };
   std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> ready(later);

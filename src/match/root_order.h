@@ -7,10 +7,15 @@
 //   - the knowledge base's transition graph: when record A leads_to record B
 //     (or B is preceded_by A) and both are a block's best match, A's block
 //     caused B's;
-//   - order of appearance, for everything else; except that a logger's
-//     error line no pattern recognises ("error: subprocess-exited-with-
-//     error", "worker 0 exited with code 1") is usually a summary of
-//     another failure, and goes after the blocks that show one.
+//   - order of appearance, for everything else, failures first: a block
+//     that shows a failure (a traceback, a panic, a compiler error, a
+//     logger's error line, a known error on a line that reads as a
+//     problem) comes before a line that only reports an exit status
+//     ("Process completed with exit code 1."), which comes before a known
+//     error found on a warning line (a deprecation, a retry, a lint
+//     warning), and that before one on a line that reads as no problem.
+//     A CI log is full of the last two; the failure is what was asked
+//     about.
 // The blocks are put in a topological order of the "caused" edges, ties and
 // cycles broken by that order; the first block is the root.
 #pragma once

@@ -58,7 +58,7 @@ class HitRegions {
     if (open_region_.texts.size() < 64) open_region_.texts.emplace_back(line_no, text);
     for (auto& c : found) open_region_.candidates.push_back(std::move(c));
     // A long region keeps only its best candidates as it grows.
-    if (open_region_.candidates.size() > 256) match::KeepBest(&open_region_.candidates, std::max<std::size_t>(top_, 64));
+    if (open_region_.candidates.size() > 256) match::KeepBestOf(&open_region_.candidates, std::max<std::size_t>(top_, 64));
   }
 
   void Finish() {
@@ -208,6 +208,56 @@ void MatchChunk(const match::PatternSet& patterns, bool problem_lines, MatchedCh
 
 }  // namespace
 
+void Engine::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
+                        const std::vector<std::pair<std::size_t, std::string>>& hit_texts, const MatchOptions& options,
+                        std::vector<Candidate>* candidates) const {
+  if (found && !found->text.empty()) {
+    // An error block whose lines were kept is read as a message of its own,
+    // as `kedb match` reads a paste. Hits found while streaming add what
+    // lies past the kept lines.
+    match::MessageLines m;
+    m.text = found->text;
+    m.starts = logs::LineStarts(found->text);
+    if (!m.starts.empty() && m.starts.back() == found->text.size()) m.starts.pop_back();
+    for (const auto& l : found->text_lines) {
+      m.origins.push_back(l.origin);
+      m.marks.push_back(l.mark);
+      m.numbers.push_back(l.line_no);
+    }
+    m.starts.resize(m.numbers.size());
+    std::vector<Candidate> own = MessageCandidates(m, options);
+    const std::size_t last_kept = found->text_lines.back().line_no;
+    const match::LineWords context = signatures_->Words(found->text);
+    const std::vector<double> affinity = signatures_->domains().Affinity(context);
+    for (auto& c : *candidates) {
+      if (c.match.line <= last_kept) continue;
+      match::SetContext(*this, context, affinity, &c);
+      own.push_back(std::move(c));
+    }
+    *candidates = std::move(own);
+    return;
+  }
+  // Otherwise: fuzzy candidates for the decisive line when no pattern
+  // fired, and the context of what was kept: the decisive line, the frames
+  // and the lines with hits.
+  if (candidates->empty() && !block.decisive.empty()) {
+    match::LineWords words = signatures_->Words(block.decisive);
+    const match::TextEnv text_env = std::make_shared<const std::vector<EnvPair>>(match::EnvFromText(block.decisive));
+    for (auto [r, sim] : FuzzyRecords(block.decisive, words, options.top, /*with_search=*/true)) {
+      Candidate c = match::MakeFuzzyMatch(*this, r, block.decisive, words, 0, block.decisive_line, options, text_env);
+      if (block.first_line == block.last_line) c.features.fuzzy_alone = 1;
+      candidates->push_back(std::move(c));
+    }
+  }
+  if (candidates->empty()) return;
+  std::string context = block.decisive;
+  for (const auto& f : block.frames) (context += '\n') += f;
+  for (const auto& [line, text] : hit_texts) (context += '\n') += text;
+  const match::LineWords words = signatures_->Words(context);
+  const std::vector<double> affinity = signatures_->domains().Affinity(words);
+  for (Candidate& c : *candidates) match::SetContext(*this, words, affinity, &c);
+}
+
 Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const {
   logs::LineChunker chunker(in, 1 << 20, options.max_line_bytes);
   logs::LineChunk chunk;
@@ -229,7 +279,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     sum.truncated_lines += c.truncated_lines;
     for (std::size_t i = 0; i < starts.size(); ++i) {
       segmenter.Add(c.first_line + i, logs::LineText(text, starts, i), c.cleaned.marks[i],
-                    (c.flags[i] & logs::kTriggerLine) != 0);
+                    (c.flags[i] & logs::kTriggerLine) != 0, c.first_offset + c.cleaned.origins[i]);
     }
     const std::vector<match::LineHit>& hits = c.hits;
     for (std::size_t i = 0; i < hits.size();) {
@@ -241,13 +291,18 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
         continue;
       }
       // Versions named on the line itself inform the ranking.
-      std::vector<EnvPair> text_env = match::EnvFromText(line);
+      const match::TextEnv text_env = std::make_shared<const std::vector<EnvPair>>(match::EnvFromText(line));
       match::LineWords words = signatures_->Words(line);
       std::vector<Candidate> found;
       const std::size_t origin = c.first_offset + c.cleaned.origins[li];
+      // Until the blocks are known, the line is its own context. Error
+      // blocks are matched again as a whole once known (ScoreBlock), so
+      // this only decides for lines outside them, which stand alone.
+      const std::vector<double> affinity = signatures_->domains().Affinity(words);
       for (; i < hits.size() && hits[i].line == li; ++i) {
         Candidate m = match::MakeMatch(*this, hits[i], line, words, origin, line_no, options.match, text_env);
-        if (match::StrongEnough(m, options.match)) found.push_back(std::move(m));  // weak hits: abstain
+        match::SetContext(*this, words, affinity, &m, /*context_is_line=*/true);
+        if (match::Listable(m, options.match)) found.push_back(std::move(m));  // weak hits: abstain
       }
       if (found.empty()) {
         if (quiet.size() >= kQuietLines) quiet.clear();
@@ -312,10 +367,10 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
   std::vector<Span> spans;
   for (auto& b : found_blocks) {
     ErrorBlock e;
-    e.kind = std::move(b.kind);
+    e.kind = b.kind;
     e.first_line = b.first_line, e.last_line = b.last_line, e.decisive_line = b.decisive_line;
-    e.decisive = std::move(b.decisive);
-    e.frames = std::move(b.frames);
+    e.decisive = b.decisive;
+    e.frames = b.frames;
     e.frame_count = b.frame_count, e.count = b.count;
     e.caused_by = b.caused_by;
     spans.push_back({e.first_line, e.last_line, blocks.size()});
@@ -323,15 +378,24 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     blocks.push_back(std::move(e));
   }
   candidates.resize(blocks.size());
+  // The texts of the lines with hits each block received, for its context.
+  std::vector<std::vector<std::pair<std::size_t, std::string>>> hit_texts(blocks.size());
   std::sort(spans.begin(), spans.end());
   for (auto& r : regions.regions()) {
     // Each hit goes to the block holding its line; the rest of the region,
     // if any, stands as a block of its own.
     std::vector<Candidate> rest;
+    auto add_text = [&r](std::size_t line, std::vector<std::pair<std::size_t, std::string>>* to) {
+      if (std::any_of(to->begin(), to->end(), [&](const auto& t) { return t.first == line; })) return;
+      for (const auto& t : r.texts) {
+        if (t.first == line) to->push_back(t);
+      }
+    };
     for (auto& c : r.candidates) {
       long into = FindBlock(spans, c.match.line, c.match.line);
       if (into < 0 && r.count > 1) into = FindBlock(spans, r.first_line, r.last_line);
       if (into >= 0) {
+        add_text(c.match.line, &hit_texts[static_cast<std::size_t>(into)]);
         candidates[static_cast<std::size_t>(into)].push_back(std::move(c));
       } else {
         rest.push_back(std::move(c));
@@ -351,24 +415,21 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     }
     e.count = r.count;
     blocks.push_back(std::move(e));
+    hit_texts.emplace_back();
+    for (const auto& c : rest) add_text(c.match.line, &hit_texts.back());
     candidates.push_back(std::move(rest));
   }
-  // Blocks no pattern recognised: fuzzy candidates for the decisive line,
-  // from the signature index and from search.
   for (std::size_t i = 0; i < blocks.size(); ++i) {
-    if (!candidates[i].empty() || blocks[i].decisive.empty()) continue;
-    match::LineWords words = signatures_->Words(blocks[i].decisive);
-    std::vector<EnvPair> text_env = match::EnvFromText(blocks[i].decisive);
-    for (auto [r, sim] : FuzzyRecords(blocks[i].decisive, words, options.match.top, /*with_search=*/true)) {
-      Candidate c = match::MakeFuzzyMatch(*this, r, sim, blocks[i].decisive, words, 0, blocks[i].decisive_line,
-                                          options.match, text_env);
-      if (match::StrongEnough(c, options.match)) candidates[i].push_back(std::move(c));
-    }
+    const logs::Block* found = i < found_blocks.size() ? &found_blocks[i] : nullptr;
+    ScoreBlock(blocks[i], found, hit_texts[i], options.match, &candidates[i]);
   }
   for (std::size_t i = 0; i < blocks.size(); ++i) {
-    match::KeepBest(&candidates[i], options.match.top);
+    match::KeepBest(&candidates[i], options.match);
     blocks[i].matches = match::Explain(std::move(candidates[i]), options.match);
   }
+  // Hits outside any error block that nothing is reported for are no block.
+  // (Such blocks come after the segmenter's, so no caused_by index moves.)
+  std::erase_if(blocks, [](const ErrorBlock& b) { return b.kind == "match" && b.matches.empty(); });
   MergeNeighbours(&blocks, options.region_gap);
   match::OrderRootFirst(&blocks);
 

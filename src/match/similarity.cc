@@ -1,135 +1,294 @@
 #include "match/similarity.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <map>
+
+#include "match/text_words.h"
 
 namespace kedb::match {
+
+std::size_t SignatureIndex::Hash::operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+
 namespace {
 
-// ASCII letters and digits, '_' and every byte of a multi-byte character.
-// (Not std::isalnum: locale lookups cost more than the rest of a line.)
-bool WordByte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
-}
-
-// A word in more signatures than this carries little meaning for retrieval;
-// it still counts in similarity through its (low) weight, but does not
+// A word in more records than this carries little meaning for retrieval;
+// it still counts in the measures through its (low) weight, but does not
 // propose candidates.
 std::size_t MaxCandidateDf(std::size_t records) { return std::max<std::size_t>(50, records / 20); }
 
+// What a word of the text that no record has adds to the text's weight:
+// about what the commonest words weigh. Such words are mostly names and
+// values; those with a digit count nothing.
+constexpr double kUnknownWordWeight = 1.0;
+
+void SortUnique(std::vector<uint32_t>* ids) {
+  std::sort(ids->begin(), ids->end());
+  ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
+}
+
 }  // namespace
 
-std::vector<std::string> SignatureIndex::Tokens(std::string_view text) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && !WordByte(static_cast<unsigned char>(text[i]))) ++i;
-    std::size_t b = i;
-    while (i < text.size() && WordByte(static_cast<unsigned char>(text[i]))) ++i;
-    // One-character words are placeholders ('X', 'T') or noise; they say nothing.
-    if (i > b + 1 && i - b <= 64) {
-      std::string w(text.substr(b, i - b));
-      for (char& c : w) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-      }
-      out.push_back(std::move(w));
-    }
+DomainCues::DomainCues(const std::vector<std::string>& domains, const std::vector<std::vector<uint32_t>>& words,
+                       const std::vector<double>& idf)
+    : idf_(idf) {
+  std::map<std::string, uint16_t> index;
+  for (const auto& d : domains) index.emplace(d, 0);
+  for (auto& [name, i] : index) {
+    i = static_cast<uint16_t>(names_.size());
+    names_.push_back(name);
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
+  std::vector<double> records_in(names_.size(), 0);
+  record_domain_.reserve(domains.size());
+  for (const auto& d : domains) {
+    record_domain_.push_back(index[d]);
+    ++records_in[index[d]];
+  }
+  // Per word: in how many records of each domain it appears. (Pairs sorted
+  // and counted in runs: this runs at every start.)
+  std::vector<std::pair<uint32_t, uint16_t>> pairs;
+  for (std::size_t r = 0; r < words.size(); ++r) {
+    for (uint32_t w : words[r]) pairs.emplace_back(w, record_domain_[r]);
+  }
+  std::sort(pairs.begin(), pairs.end());
+  by_word_.resize(idf.size());
+  for (std::size_t i = 0; i < pairs.size();) {
+    const uint32_t w = pairs[i].first;
+    std::size_t end = i;
+    while (end < pairs.size() && pairs[end].first == w) ++end;
+    double total = 0;
+    auto& shares = by_word_[w];
+    for (std::size_t k = i; k < end;) {
+      std::size_t run = k;
+      while (run < end && pairs[run].second == pairs[k].second) ++run;
+      const double share = static_cast<double>(run - k) / records_in[pairs[k].second];
+      shares.emplace_back(pairs[k].second, static_cast<float>(share));
+      total += share;
+      k = run;
+    }
+    for (auto& [d, share] : shares) share = static_cast<float>(share / total);
+    i = end;
+  }
+}
+
+std::vector<double> DomainCues::Affinity(const LineWords& words) const {
+  std::vector<double> a(names_.size(), 0);
+  for (const auto& [id, idf] : words.known) {
+    if (id >= by_word_.size()) continue;
+    for (const auto& [d, share] : by_word_[id]) a[d] += idf * share;
+  }
+  double best = *std::max_element(a.begin(), a.end());
+  if (best > 0) {
+    for (double& x : a) x /= best;
+  }
+  return a;
 }
 
 SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
   const std::size_t n_records = kb.size();
-  std::vector<uint32_t> df;
-  sig_begin_.reserve(n_records + 1);
-  domains_.reserve(n_records);
-  signature_weight_.reserve(n_records);
-  ids_.reserve(n_records * 4);
-  std::vector<uint32_t> ids;
-  std::string word;
-  auto add_words = [&](std::string_view text) {
-    std::size_t i = 0;
-    while (i < text.size()) {
-      while (i < text.size() && !WordByte(static_cast<unsigned char>(text[i]))) ++i;
-      std::size_t b = i;
-      while (i < text.size() && WordByte(static_cast<unsigned char>(text[i]))) ++i;
-      if (i <= b + 1 || i - b > 64) continue;  // as Tokens()
-      word.assign(text.substr(b, i - b));
-      for (char& c : word) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-      }
-      auto [it, fresh] = ids_.try_emplace(word, static_cast<uint32_t>(ids_.size()));
-      if (fresh) df.push_back(0);
-      ids.push_back(it->second);
-    }
+  // Every word of `text` as an id (new words get the next one).
+  auto intern = [&](std::string_view text, std::vector<uint32_t>* out) {
+    ForEachWord(text, [&](std::string_view w) {
+      auto it = ids_.find(w);
+      if (it == ids_.end()) it = ids_.emplace(std::string(w), static_cast<uint32_t>(ids_.size())).first;
+      out->push_back(it->second);
+    });
   };
-  for (const Record& r : kb.records()) {
-    ids.clear();
-    add_words(r.signature);
-    for (const auto& a : r.aliases) add_words(a);
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    sig_begin_.push_back(static_cast<uint32_t>(sig_ids_.size()));
-    sig_ids_.insert(sig_ids_.end(), ids.begin(), ids.end());
-    for (uint32_t id : ids) ++df[id];
-    std::string domain = r.domain;
+  std::vector<std::vector<uint32_t>> cue_words(n_records);
+  std::vector<std::string> domains;
+  domains.reserve(n_records);
+  record_phrases_.reserve(n_records + 1);
+  all_begin_.reserve(n_records + 1);
+  std::vector<uint32_t> phrase, all;
+  for (std::size_t r = 0; r < n_records; ++r) {
+    const Record& rec = kb.records()[r];
+    record_phrases_.push_back(static_cast<uint32_t>(phrase_begin_.size()));
+    all.clear();
+    auto add_phrase = [&](std::string_view text) {
+      phrase.clear();
+      intern(text, &phrase);
+      SortUnique(&phrase);
+      if (phrase.empty()) return;
+      phrase_begin_.push_back(static_cast<uint32_t>(phrase_ids_.size()));
+      phrase_ids_.insert(phrase_ids_.end(), phrase.begin(), phrase.end());
+      all.insert(all.end(), phrase.begin(), phrase.end());
+    };
+    add_phrase(rec.signature);
+    for (const auto& a : rec.aliases) add_phrase(a);
+    // The errors it names, in its signature, aliases and pattern.
+    std::string named = rec.signature;
+    for (const auto& a : rec.aliases) (named += '\n') += a;
+    (named += '\n') += PatternText(rec.regex);
+    code_begin_.push_back(static_cast<uint32_t>(code_ids_list_.size()));
+    std::vector<uint32_t> codes;
+    ForEachCode(named, [&](std::string_view c) {
+      auto it = code_ids_.find(c);
+      if (it == code_ids_.end()) {
+        it = code_ids_.emplace(std::string(c), static_cast<uint32_t>(code_ids_.size())).first;
+        code_df_.push_back(0);
+      }
+      codes.push_back(it->second);
+    });
+    SortUnique(&codes);
+    for (uint32_t c : codes) ++code_df_[c];
+    code_ids_list_.insert(code_ids_list_.end(), codes.begin(), codes.end());
+    intern(PatternText(rec.regex), &all);
+    SortUnique(&all);
+    all_begin_.push_back(static_cast<uint32_t>(all_ids_.size()));
+    all_ids_.insert(all_ids_.end(), all.begin(), all.end());
+    // The domain's own name is the plainest cue of all.
+    std::string domain = rec.domain;
     for (char& c : domain) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    domains_.push_back(std::move(domain));
+    cue_words[r] = all;
+    const std::size_t before = cue_words[r].size();
+    intern(domain, &cue_words[r]);
+    domain_word_.push_back(cue_words[r].size() > before ? cue_words[r][before] : UINT32_MAX);
+    SortUnique(&cue_words[r]);
+    domains.push_back(std::move(domain));
   }
-  sig_begin_.push_back(static_cast<uint32_t>(sig_ids_.size()));
-  double n = static_cast<double>(std::max<std::size_t>(n_records, 1));
-  idf_.resize(df.size());
-  for (std::size_t t = 0; t < df.size(); ++t) idf_[t] = std::log(1 + n / static_cast<double>(df[t]));
-  unknown_idf_ = std::log(1 + n);
+  record_phrases_.push_back(static_cast<uint32_t>(phrase_begin_.size()));
+  phrase_begin_.push_back(static_cast<uint32_t>(phrase_ids_.size()));
+  all_begin_.push_back(static_cast<uint32_t>(all_ids_.size()));
+  code_begin_.push_back(static_cast<uint32_t>(code_ids_list_.size()));
+
+  std::vector<uint32_t> df(ids_.size(), 0);
+  for (uint32_t id : all_ids_) ++df[id];
+  const double n = static_cast<double>(std::max<std::size_t>(n_records, 1));
+  idf_.resize(ids_.size());
+  for (std::size_t t = 0; t < idf_.size(); ++t) idf_[t] = std::log(1 + n / std::max<double>(df[t], 1));
   const std::size_t max_df = MaxCandidateDf(n_records);
-  postings_.resize(df.size());
+  postings_.resize(ids_.size());
+  for (std::size_t k = 0; k + 1 < phrase_begin_.size(); ++k) {
+    double w = 0;
+    for (uint32_t j = phrase_begin_[k]; j < phrase_begin_[k + 1]; ++j) w += idf_[phrase_ids_[j]];
+    phrase_weight_.push_back(w);
+  }
   for (uint32_t i = 0; i < n_records; ++i) {
     double w = 0;
-    for (uint32_t k = sig_begin_[i]; k < sig_begin_[i + 1]; ++k) {
-      uint32_t t = sig_ids_[k];
+    for (uint32_t k = all_begin_[i]; k < all_begin_[i + 1]; ++k) {
+      uint32_t t = all_ids_[k];
       w += idf_[t];
       if (df[t] <= max_df) postings_[t].push_back(i);
     }
-    signature_weight_.push_back(w);
+    all_weight_.push_back(w);
   }
+  cues_ = DomainCues(domains, cue_words, idf_);
 }
 
 LineWords SignatureIndex::Words(std::string_view text) const {
   LineWords w;
-  w.tokens = Tokens(text);
-  for (const auto& t : w.tokens) {
-    auto it = ids_.find(std::string_view(t));
-    double idf = it == ids_.end() ? unknown_idf_ : idf_[it->second];
-    if (it != ids_.end()) w.known.emplace_back(it->second, idf);
-    w.weight += idf;
-  }
+  // Words no record has are counted once each, told apart by their hash.
+  thread_local std::vector<std::size_t> unknown;
+  unknown.clear();
+  // Names most records share ("RuntimeError") say little either way.
+  const std::size_t max_df = MaxCandidateDf(code_begin_.empty() ? 0 : code_begin_.size() - 1);
+  ForEachWordAndCode(
+      text,
+      [&](std::string_view t) {
+        if (auto it = ids_.find(t); it != ids_.end()) {
+          w.known.emplace_back(it->second, idf_[it->second]);
+        } else if (!HasDigit(t)) {
+          unknown.push_back(std::hash<std::string_view>()(t));
+        }
+      },
+      [&](std::string_view c) {
+        auto it = code_ids_.find(c);
+        if (it != code_ids_.end() && code_df_[it->second] <= max_df) w.codes.push_back(it->second);
+      });
   std::sort(w.known.begin(), w.known.end());
+  w.known.erase(std::unique(w.known.begin(), w.known.end()), w.known.end());
+  for (const auto& [id, idf] : w.known) w.weight += idf;
+  std::sort(unknown.begin(), unknown.end());
+  w.weight += kUnknownWordWeight * static_cast<double>(std::unique(unknown.begin(), unknown.end()) - unknown.begin());
+  std::sort(w.codes.begin(), w.codes.end());
+  w.codes.erase(std::unique(w.codes.begin(), w.codes.end()), w.codes.end());
   return w;
 }
 
-double SignatureIndex::Similarity(const LineWords& words, std::size_t i) const {
-  const uint32_t* s = sig_ids_.data() + sig_begin_[i];
-  const uint32_t* end = sig_ids_.data() + sig_begin_[i + 1];
-  if (s == end || words.tokens.empty()) return 0;
-  // Both lists are sorted ids: one merge pass.
+bool SignatureIndex::CodesAgree(const LineWords& words, std::size_t i) const {
+  const uint32_t* b = code_ids_list_.data() + code_begin_[i];
+  const uint32_t* e = code_ids_list_.data() + code_begin_[i + 1];
+  return std::any_of(words.codes.begin(), words.codes.end(), [&](uint32_t c) { return std::binary_search(b, e, c); });
+}
+
+
+double SignatureIndex::Shared(const LineWords& words, const std::vector<uint32_t>& ids, uint32_t begin,
+                              uint32_t end) const {
+  const uint32_t* s = ids.data() + begin;
+  const uint32_t* e = ids.data() + end;
   double shared = 0;
-  for (const auto& [id, idf] : words.known) {
-    s = std::lower_bound(s, end, id);
-    if (s == end) break;
-    if (*s == id) shared += idf;
+  // Both lists are sorted ids, and short: one linear merge.
+  auto w = words.known.begin();
+  while (s != e && w != words.known.end()) {
+    if (*s < w->first) {
+      ++s;
+    } else if (w->first < *s) {
+      ++w;
+    } else {
+      shared += w->second;
+      ++s, ++w;
+    }
   }
-  if (shared <= 0) return 0;
-  double recall = shared / signature_weight_[i];
-  double precision = shared / words.weight;
+  return shared;
+}
+
+double SignatureIndex::F1(double shared, double record_weight, double text_weight) const {
+  if (shared <= 0 || record_weight <= 0 || text_weight <= 0) return 0;
+  double recall = shared / record_weight, precision = shared / text_weight;
   return 2 * precision * recall / (precision + recall);
 }
 
+SignatureIndex::Measures SignatureIndex::Measure(const LineWords& words, std::size_t i) const {
+  Measures m;
+  const double all = Shared(words, all_ids_, all_begin_[i], all_begin_[i + 1]);
+  if (all_weight_[i] > 0) m.recall = all / all_weight_[i];
+  if (words.weight > 0) m.explained = std::min(1.0, all / words.weight);
+  if (all <= 0) return m;  // no word in common with any of its phrases either
+  for (uint32_t k = record_phrases_[i]; k < record_phrases_[i + 1]; ++k) {
+    const double shared = Shared(words, phrase_ids_, phrase_begin_[k], phrase_begin_[k + 1]);
+    m.similarity = std::max(m.similarity, F1(shared, phrase_weight_[k], words.weight));
+    if (phrase_weight_[k] > 0) m.recall = std::max(m.recall, shared / phrase_weight_[k]);
+  }
+  m.recall = std::min(1.0, m.recall);
+  m.resemblance = std::max(m.similarity, F1(all, all_weight_[i], words.weight));
+  return m;
+}
+
+double SignatureIndex::Similarity(const LineWords& words, std::size_t i) const {
+  double best = 0;
+  for (uint32_t k = record_phrases_[i]; k < record_phrases_[i + 1]; ++k) {
+    best = std::max(best, F1(Shared(words, phrase_ids_, phrase_begin_[k], phrase_begin_[k + 1]), phrase_weight_[k],
+                             words.weight));
+  }
+  return best;
+}
+
+double SignatureIndex::Recall(const LineWords& words, std::size_t i) const {
+  // Of the signature's or an alias's words, or of all the record's words,
+  // whichever the text holds most of: a broad pattern spells many words a
+  // message of the error never holds all of.
+  double best = all_weight_[i] > 0 ? Shared(words, all_ids_, all_begin_[i], all_begin_[i + 1]) / all_weight_[i] : 0;
+  for (uint32_t k = record_phrases_[i]; k < record_phrases_[i + 1]; ++k) {
+    if (phrase_weight_[k] <= 0) continue;
+    best = std::max(best, Shared(words, phrase_ids_, phrase_begin_[k], phrase_begin_[k + 1]) / phrase_weight_[k]);
+  }
+  return std::min(1.0, best);
+}
+
+double SignatureIndex::Explained(const LineWords& words, std::size_t i) const {
+  if (words.weight <= 0) return 0;
+  return std::min(1.0, Shared(words, all_ids_, all_begin_[i], all_begin_[i + 1]) / words.weight);
+}
+
+double SignatureIndex::Resemblance(const LineWords& words, std::size_t i) const {
+  double all = F1(Shared(words, all_ids_, all_begin_[i], all_begin_[i + 1]), all_weight_[i], words.weight);
+  return std::max(Similarity(words, i), all);
+}
+
 bool SignatureIndex::MentionsDomain(const LineWords& words, std::size_t i) const {
-  return std::binary_search(words.tokens.begin(), words.tokens.end(), domains_[i]);
+  const uint32_t d = domain_word_[i];
+  return d != UINT32_MAX && std::binary_search(words.known.begin(), words.known.end(), std::make_pair(d, idf_[d]));
 }
 
 std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const LineWords& words, std::size_t k,
@@ -137,10 +296,11 @@ std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const LineWo
   // Shared weight through the postings of the rarer words; common words are
   // not posted, so this underestimates the overlap, and the best few by
   // this estimate are then scored exactly.
-  const double line_weight = words.weight;
+  // Only the entries touched are reset afterwards: clearing the whole array
+  // for every line cost more than the rest on a large knowledge base.
   thread_local std::vector<double> shared;
   thread_local std::vector<uint32_t> touched;
-  shared.assign(signature_weight_.size(), 0);
+  if (shared.size() != all_weight_.size()) shared.assign(all_weight_.size(), 0);
   touched.clear();
   for (const auto& [id, idf] : words.known) {
     for (uint32_t r : postings_[id]) {
@@ -150,9 +310,9 @@ std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const LineWo
   }
   std::vector<std::pair<std::size_t, double>> estimate;
   for (uint32_t r : touched) {
-    double recall = shared[r] / signature_weight_[r], precision = shared[r] / line_weight;
-    double f1 = 2 * precision * recall / (precision + recall);
+    double f1 = F1(shared[r], all_weight_[r], words.weight);
     if (f1 >= 0.5 * min_similarity) estimate.emplace_back(r, f1);
+    shared[r] = 0;
   }
   constexpr std::size_t kExact = 64;
   if (estimate.size() > kExact) {
@@ -162,7 +322,7 @@ std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const LineWo
   }
   std::vector<std::pair<std::size_t, double>> out;
   for (const auto& [r, _] : estimate) {
-    double s = Similarity(words, r);
+    double s = Resemblance(words, r);
     if (s >= min_similarity) out.emplace_back(r, s);
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {

@@ -1,11 +1,20 @@
-// SignatureIndex: how much a line of text looks like a record's signature.
+// SignatureIndex: how much a piece of text reads like a record.
 //
-// Words are weighted by rarity across the knowledge base's signatures (IDF),
-// so that "CUDNN_STATUS_BAD_PARAM" counts for much more than "error". The
-// similarity of a line and a signature is the F1 of the weighted word
-// overlap: 1 for the signature itself, 0 when no word is shared. It ranks
-// regex hits (a hit on a line that reads like the record's signature is
-// stronger evidence) and proposes "fuzzy" candidates when no pattern fires.
+// A record is read as two sets of words (text_words.h: values masked,
+// inflections folded): its signature with its aliases, and all the words
+// it spells, which adds the literal words of its regex. Words are weighted
+// by rarity across the knowledge base (IDF), so that
+// "CUDNN_STATUS_BAD_PARAM" counts for much more than "error"; words of the
+// text no record has (names, values the masking missed) count as little as
+// the commonest words, and those with a digit not at all.
+//
+// Three measures come out of it, each in [0,1]:
+//   - Similarity: F1 of the weighted overlap of a line and the signature
+//     (1 for the signature itself): the line reads like the record;
+//   - Recall: the share of the record's words (pattern words too) the text
+//     holds: a reworded message still names most of what the record does;
+//   - and, through DomainCues, which domain the text's words belong to.
+// Nearest proposes "fuzzy" candidates when no pattern fires.
 #pragma once
 
 #include <cstddef>
@@ -20,54 +29,121 @@
 
 namespace kedb::match {
 
-// A line's words with their weights, computed once per line and shared by
-// every record the line is compared with.
+// A text's words with their weights, computed once per text and shared by
+// every record it is compared with.
 struct LineWords {
-  std::vector<std::string> tokens;  // as SignatureIndex::Tokens
-  double weight = 0;                // sum of the tokens' idf
-  // The tokens some signature has, as the index's ids, ascending, with
-  // their idf: what similarity is computed from.
+  double weight = 0;                // the known words' idf, plus a little per unknown word
+  // The words some record has, as the index's ids, ascending, with their
+  // idf: what the measures are computed from.
   std::vector<std::pair<uint32_t, double>> known;
+  // The text's error names (MessageCodes) that some record names and few
+  // do, as code ids, ascending.
+  std::vector<uint32_t> codes;
+};
+
+// How much the words of a text point at each domain of the knowledge base:
+// a word counts for a domain in proportion to the share of that domain's
+// records that use it, weighted by its rarity. "npm" points at node,
+// "kubectl" at kubernetes, "NCCL" at cuda and pytorch. Built from the
+// records alone.
+class DomainCues {
+ public:
+  DomainCues() = default;
+  // `domains[i]`: record i's domain; `words[i]`: its word ids (ascending);
+  // `idf`: by word id.
+  DomainCues(const std::vector<std::string>& domains, const std::vector<std::vector<uint32_t>>& words,
+             const std::vector<double>& idf);
+
+  // Per domain (DomainOf's numbering), the text's affinity, scaled so that
+  // the strongest domain has 1; all 0 when no word points anywhere.
+  std::vector<double> Affinity(const LineWords& words) const;
+  // Record i's domain, as an index into Affinity().
+  std::size_t DomainOf(std::size_t record) const { return record_domain_[record]; }
+  std::size_t domains() const { return names_.size(); }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<uint16_t> record_domain_;
+  // Word id -> (domain, the word's share of that domain's records), the
+  // shares of one word summing to 1.
+  std::vector<std::vector<std::pair<uint16_t, float>>> by_word_;
+  std::vector<double> idf_;
 };
 
 class SignatureIndex {
  public:
   explicit SignatureIndex(const KnowledgeBase& kb);
 
-  // Lower-cased words and identifiers of `text`, sorted, each once.
-  // Identifiers stay whole (CUDNN_STATUS_BAD_PARAM, E0502, TS2307).
-  static std::vector<std::string> Tokens(std::string_view text);
-
   // The words of `text` with this index's weights.
   LineWords Words(std::string_view text) const;
 
-  // Weighted-overlap F1 of the line's words and record `i`'s signature, in
-  // [0,1].
+  // Similarity, Recall, Explained and Resemblance at once, for the cost of
+  // one overlap per phrase and one with all the record's words.
+  struct Measures {
+    double similarity = 0, recall = 0, explained = 0, resemblance = 0;
+  };
+  Measures Measure(const LineWords& words, std::size_t i) const;
+
+  // Weighted-overlap F1 of the words and record `i`'s signature, or one of
+  // its aliases, whichever reads closest; in [0,1].
   double Similarity(const LineWords& words, std::size_t i) const;
 
-  // Whether the line names record `i`'s domain ("cuda", "docker", ...).
+  // The weighted share of record `i`'s words found among `words`, in
+  // [0,1]: of its signature's or one alias's words, or of all its words
+  // (pattern words too), whichever is largest.
+  double Recall(const LineWords& words, std::size_t i) const;
+
+  // The weighted share of the text's words that record `i` has (signature,
+  // aliases, pattern words), in [0,1]: 1 when nothing in the text is
+  // foreign to the record.
+  double Explained(const LineWords& words, std::size_t i) const;
+
+  // How much the words read like record `i`: the larger of Similarity and
+  // the F1 against all the record's words. What Nearest ranks by.
+  double Resemblance(const LineWords& words, std::size_t i) const;
+
+  // Whether the text and record `i` name the same error (a status, a code,
+  // an exception class: MessageCodes).
+  bool CodesAgree(const LineWords& words, std::size_t i) const;
+
+  // Whether the words name record `i`'s domain ("cuda", "docker", ...).
   bool MentionsDomain(const LineWords& words, std::size_t i) const;
 
-  // Up to `k` records with similarity >= `min_similarity`, best first.
+  const DomainCues& domains() const { return cues_; }
+
+  // Up to `k` records whose signature, or all of whose words, the text
+  // reads like (F1 at least `min_similarity`), best first, each with that
+  // F1.
   std::vector<std::pair<std::size_t, double>> Nearest(const LineWords& words, std::size_t k,
                                                       double min_similarity) const;
 
  private:
-  // Tokens are interned: every word of every signature gets an id, and a
-  // signature is its sorted ids. Building and comparing then costs integer
-  // work instead of a string per word (this index is built at every start).
+  // Weighted overlap of the words with record i's ids in [begin, end).
+  double Shared(const LineWords& words, const std::vector<uint32_t>& ids, uint32_t begin, uint32_t end) const;
+  double F1(double shared, double record_weight, double text_weight) const;
+
+  // Words are interned: every word of every record gets an id, and a record
+  // is its sorted ids. Building and comparing then costs integer work
+  // instead of a string per word (this index is built at every start).
   struct Hash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+    std::size_t operator()(std::string_view s) const;
   };
   std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids_;
-  std::vector<double> idf_;                   // by token id
-  std::vector<uint32_t> sig_ids_;             // every record's ids, record after record
-  std::vector<uint32_t> sig_begin_;           // record i's ids: [sig_begin_[i], sig_begin_[i + 1])
-  std::vector<double> signature_weight_;      // sum of idf per record
-  std::vector<std::string> domains_;          // per record, lower case
-  std::vector<std::vector<uint32_t>> postings_;  // by token id; empty for common words
-  double unknown_idf_ = 1;  // idf of a word no signature has
+  std::vector<double> idf_;  // by word id
+  // A record's phrases are its signature and its aliases, each read on its
+  // own: phrase k's ids are phrase_ids_[phrase_begin_[k] .. phrase_begin_[k + 1]),
+  // record i's phrases are [record_phrases_[i], record_phrases_[i + 1]).
+  // All its ids (pattern words too): all_ids_[all_begin_[i] .. all_begin_[i + 1]).
+  std::vector<uint32_t> phrase_ids_, phrase_begin_, record_phrases_, all_ids_, all_begin_;
+  std::vector<double> phrase_weight_, all_weight_;  // sum of idf per phrase, per record
+  std::vector<uint32_t> domain_word_;            // per record: its domain as a word id
+  // Error names: interned like words; record i's are
+  // code_ids_list_[code_begin_[i] .. code_begin_[i + 1]), ascending.
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> code_ids_;
+  std::vector<uint32_t> code_df_, code_ids_list_, code_begin_;
+  std::vector<std::vector<uint32_t>> postings_;  // by word id, over all ids; empty for common words
+  DomainCues cues_;
 };
 
 }  // namespace kedb::match

@@ -41,7 +41,7 @@ Json MatchJson(const Match& m, Lang lang) {
   Json j;
   j["id"] = r.id;
   j["score"] = std::round(m.score * 10000) / 10000;
-  j["evidence"] = std::round(m.evidence * 10000) / 10000;  // what abstention is decided on
+  j["confidence"] = std::round(m.confidence * 10000) / 10000;  // what abstention is decided on
   j["kind"] = m.kind;
   j["signature"] = Pick(lang, r.signature_zh, r.signature);
   j["domain"] = r.domain;
@@ -53,7 +53,7 @@ Json MatchJson(const Match& m, Lang lang) {
   j["root_cause"] = Pick(lang, r.root_cause_zh, r.root_cause);
   j["resolvable"] = ResolvableName(r.resolvable);
   j["fix_success_rate"] = r.fix_success_rate ? Json(*r.fix_success_rate) : Json(nullptr);
-  j["confidence"] = r.confidence ? Json(*r.confidence) : Json(nullptr);
+  j["record_confidence"] = r.confidence ? Json(*r.confidence) : Json(nullptr);  // what its authors state
   Json ws = Json::array();
   for (std::size_t i : ByRate(r.workarounds, [](const Workaround& w) { return w.success_rate; })) {
     ws.push_back({{"action", WorkaroundText(r, i, lang)}, {"success_rate", r.workarounds[i].success_rate}});
@@ -79,8 +79,8 @@ Json MatchJson(const Match& m, Lang lang) {
 std::string MatchText(const Match& m, std::size_t rank, Lang lang) {
   const Record& r = *m.record;
   bool zh = lang == Lang::kZh;
-  std::string out = fmt::format("{}. {}  ({} {:.2f}, {} {})\n", rank, r.id, zh ? "得分" : "score", m.score,
-                                zh ? "行" : "line", m.line);
+  std::string out = fmt::format("{}. {}  ({} {:.0f}%, {} {})\n", rank, r.id, zh ? "置信度" : "confidence",
+                                m.confidence * 100, zh ? "行" : "line", m.line);
   out += "   " + Shorten(Pick(lang, r.signature_zh, r.signature), 200) + "\n";
   std::string cause = Pick(lang, r.root_cause_zh, r.root_cause);
   if (!cause.empty()) out += fmt::format("   {} {}\n", zh ? "原因：" : "cause:", Shorten(cause, 300));

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kedb/engine.h"
+#include "long_log.h"
 #include "wrap.h"
 
 #include <sstream>
@@ -98,14 +99,37 @@ std::vector<Case> Scenarios(const std::string& path) {
   return cases;
 }
 
+// The answers a person reads in a scanned log: blocks root first, each
+// block's matches, each record once.
+MatchResult RootFirstAnswers(const kedb::ScanResult& scan) {
+  MatchResult r;
+  std::set<const Record*> seen;
+  for (const auto& block : scan.blocks) {
+    for (const auto& m : block.matches) {
+      if (seen.insert(m.record).second) r.matches.push_back(m);
+    }
+  }
+  r.abstained = r.matches.empty();
+  return r;
+}
+
+// One answer for --scores: the record, where, how it scored, whether it is
+// right, and the features behind the score (for tools/eval/train_rank.py).
+nlohmann::json AnswerJson(const kedb::Match& m, bool right) {
+  nlohmann::json features = nlohmann::json::object();
+  for (const auto& f : m.why) features[f.name] = f.value;
+  return {{"id", m.record->id}, {"line", m.line},   {"score", m.score},        {"confidence", m.confidence},
+          {"right", right},     {"kind", m.kind},   {"features", features}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"kedb-eval: P@1, MRR and abstention of kedb match on a set of cases"};
   std::string kb, cases_path, scenarios, level = "slug", exclude, cache, wrap, scores_path, split, labels = "corpus";
-  bool self = false, misses = false, json = false, all_lines = false;
+  bool self = false, misses = false, json = false, all_lines = false, long_logs = false;
   std::size_t top = 10;
-  double min_evidence = kedb::kDefaultMinEvidence, min_fuzzy_evidence = kedb::kDefaultMinFuzzyEvidence;
+  double min_confidence = -1, list_confidence = -1;
   app.add_option("--kb", kb, "Knowledge base")->required();
   app.add_option("--cases", cases_path, "JSON Lines of {\"text\", \"expected\": [ids]} or {\"text\", \"expected_domain\"}");
   app.add_option("--scenarios", scenarios, "A deadends.dev error_scenarios.json (scored by domain)");
@@ -125,8 +149,13 @@ int main(int argc, char** argv) {
                  "Wrap each case in log noise of this style (python, github, docker, pytest, jenkins, or all: "
                  "styles in turn) and answer with `scan`: the blocks' matches, root first")
       ->check(CLI::IsMember({"python", "github", "docker", "pytest", "jenkins", "all"}));
-  app.add_option("--min-evidence", min_evidence, "Regex matches with less evidence in the text are not reported");
-  app.add_option("--min-fuzzy-evidence", min_fuzzy_evidence, "Fuzzy matches with less evidence are not reported");
+  app.add_flag("--long-logs", long_logs,
+               "Place each case in a 4,000-16,000-line job log (GitHub Actions, BuildKit, Jenkins, GitLab, a Python "
+               "job, in turn) and score the root block's first match (kedb scan)");
+  app.add_option("--min-confidence", min_confidence,
+                 "Abstain when the best answer's confidence is below this (default: the calibrated threshold; 0: never)");
+  app.add_option("--list-confidence", list_confidence,
+                 "Once the best clears --min-confidence, list others down to this (default: calibrated)");
   app.add_option("--scores", scores_path,
                  "Write every answer's score and whether it was right, one JSON line per case (for calibration)");
   app.add_option("--cache", cache, "Folder for the compiled pattern cache (default: beside the knowledge base)");
@@ -155,7 +184,7 @@ int main(int argc, char** argv) {
     set_name = "scenarios";
   } else if (!cases_path.empty()) {
     cases = ReadCases(cases_path, split, labels);
-    set_name = cases_path;
+    set_name = long_logs ? cases_path + ", in long logs" : cases_path;
   } else {
     std::cerr << "kedb-eval: give --cases, --scenarios or --self-retrieval\n";
     return 2;
@@ -163,8 +192,8 @@ int main(int argc, char** argv) {
 
   kedb::MatchOptions options;
   options.top = top;
-  options.min_evidence = min_evidence;
-  options.min_fuzzy_evidence = min_fuzzy_evidence;
+  options.min_confidence = min_confidence;
+  options.list_confidence = list_confidence;
   double p1 = 0, mrr = 0;
   std::size_t known = 0, unknown = 0, abstained_unknown = 0, abstained_known = 0;
   std::string miss_text;
@@ -173,43 +202,45 @@ int main(int argc, char** argv) {
   if (!scores_path.empty()) scores_out.open(scores_path);
   for (const Case& c : cases) {
     MatchResult r;
-    if (wrap.empty()) {
+    // In a log, the root block is what a person reads first: when it has no
+    // known error, the first answer is "none", whatever later blocks say.
+    bool root_silent = false;
+    if (wrap.empty() && !long_logs) {
       r = (*engine)->Match(c.text, options);
     } else {
-      // The answers a person reads: blocks root first, each block's matches.
-      const auto& styles = kedb::eval::WrapStyles();
-      const std::string& style = wrap == "all" ? styles[index % styles.size()] : wrap;
-      std::istringstream log(kedb::eval::Wrap(c.text, style, index));
+      std::string log_text;
+      if (long_logs) {
+        const auto& styles = kedb::eval::LongLogStyles();
+        const std::size_t lines = 4000 + index * 7919 % 12001;
+        log_text = kedb::eval::MakeLongLog(c.text, styles[index % styles.size()], index, lines).text;
+      } else {
+        const auto& styles = kedb::eval::WrapStyles();
+        const std::string& style = wrap == "all" ? styles[index % styles.size()] : wrap;
+        log_text = kedb::eval::Wrap(c.text, style, index);
+      }
+      std::istringstream log(log_text);
       kedb::ScanResult scan;
       kedb::ScanOptions scan_options;
       scan_options.match = options;
       scan_options.all_lines = all_lines;
       if (!(*engine)->Scan(log, scan_options, &scan).ok()) return 2;
-      std::set<const Record*> seen;
-      for (auto& block : scan.blocks) {
-        for (auto& m : block.matches) {
-          if (seen.insert(m.record).second) r.matches.push_back(m);
-        }
-      }
-      r.abstained = r.matches.empty();
+      r = RootFirstAnswers(scan);
+      root_silent = long_logs && (scan.blocks.empty() || scan.blocks[0].matches.empty());
     }
     ++index;
     if (c.expected.empty()) {
       if (scores_out) {
         nlohmann::json answers = nlohmann::json::array();
-        for (const auto& m : r.matches) {
-          answers.push_back({{"id", m.record->id}, {"line", m.line}, {"score", m.score}, {"evidence", m.evidence},
-                             {"right", false}, {"kind", m.kind}});
-        }
-        scores_out << nlohmann::json{{"case", c.name}, {"answers", answers}}.dump() << "\n";
+        for (const auto& m : r.matches) answers.push_back(AnswerJson(m, false));
+        scores_out << nlohmann::json{{"case", c.name}, {"covered", false}, {"answers", answers}}.dump() << "\n";
       }
       ++unknown;
-      if (r.matches.empty()) ++abstained_unknown;
+      if (r.matches.empty() || root_silent) ++abstained_unknown;
       else if (misses) miss_text += fmt::format("  [should abstain] {}: got {}\n", c.name, r.matches[0].record->id);
       continue;
     }
     ++known;
-    if (r.matches.empty()) ++abstained_known;
+    if (r.matches.empty() || root_silent) ++abstained_known;
     std::string lvl = c.by_domain ? "domain" : level;
     std::set<std::string> want;
     for (const auto& e : c.expected) {
@@ -224,17 +255,16 @@ int main(int argc, char** argv) {
     std::size_t rank = 0;
     for (std::size_t i = 0; i < r.matches.size(); ++i) {
       if (want.count(KeyOf(*r.matches[i].record, lvl))) {
-        rank = i + 1;
+        rank = i + 1 + (root_silent ? 1 : 0);
         break;
       }
     }
     if (scores_out) {
       nlohmann::json answers = nlohmann::json::array();
       for (const auto& m : r.matches) {
-        answers.push_back({{"id", m.record->id}, {"line", m.line}, {"score", m.score}, {"evidence", m.evidence},
-                           {"right", want.count(KeyOf(*m.record, lvl)) > 0}, {"kind", m.kind}});
+        answers.push_back(AnswerJson(m, want.count(KeyOf(*m.record, lvl)) > 0));
       }
-      scores_out << nlohmann::json{{"case", c.name}, {"answers", answers}}.dump() << "\n";
+      scores_out << nlohmann::json{{"case", c.name}, {"covered", true}, {"answers", answers}}.dump() << "\n";
     }
     if (rank == 1) p1 += 1;
     if (rank > 0) mrr += 1.0 / static_cast<double>(rank);

@@ -24,7 +24,7 @@ const LABELS = {
   'block.frames': ['%s frames', '%s 个调用帧'], 'block.framesShown': ['%s of %s frames shown', '显示 %s / %s 个调用帧'],
   'block.abstained': ['No known error — kedb abstains rather than guess.', '无已知错误 — kedb 不做猜测。'],
   'block.others': ['%s other candidates', '其他 %s 个候选'], 'block.other1': ['1 other candidate', '其他 1 个候选'],
-  'card.score': ['score %s · evidence %s', '得分 %s · 证据 %s'], 'card.rootCause': ['Root cause', '根因'],
+  'card.score': ['%s likely right · score %s', '%s 可能正确 · 得分 %s'], 'card.recordConfidence': ['record confidence', '记录置信度'], 'card.rootCause': ['Root cause', '根因'],
   'card.workarounds': ['Workarounds', '解决办法'], 'card.deadEnds': ["Dead ends — don't try", '无效尝试 — 不要试'],
   'card.fails': ['fails %s', '失败率 %s'], 'card.resolvable': ['resolvable', '可解决'],
   'card.fixRate': ['fix success', '修复成功率'], 'card.confidence': ['confidence', '置信度'],

@@ -1,0 +1,95 @@
+#include "logs/line_kinds.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace kedb::logs {
+namespace {
+
+bool WordByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// Whether `word` occurs in `s` with no letter or digit right before it (or
+// a lower-case letter before it: "DeprecationWarning") and none after it.
+bool HasWord(std::string_view s, std::string_view word, bool camel_suffix) {
+  for (std::size_t at = s.find(word); at != std::string_view::npos; at = s.find(word, at + 1)) {
+    const bool left = at == 0 || !WordByte(s[at - 1]) || (camel_suffix && s[at - 1] >= 'a' && s[at - 1] <= 'z');
+    const std::size_t end = at + word.size();
+    const bool right = end == s.size() || !WordByte(s[end]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+bool Lower(char c) { return c >= 'a' && c <= 'z'; }
+bool Upper(char c) { return c >= 'A' && c <= 'Z'; }
+
+// Whether `phrase` (lower case) starts at s[at] as whole words: no letter or
+// digit around it, unless a case change marks the edge (CamelCase).
+bool WholeAt(std::string_view s, std::size_t at, std::size_t size) {
+  const std::size_t end = at + size;
+  const bool left = at == 0 || !WordByte(s[at - 1]) || (Lower(s[at - 1]) && Upper(s[at]));
+  const bool right = end >= s.size() || !WordByte(s[end]) || (Lower(s[end - 1]) && Upper(s[end]));
+  return left && right;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+}  // namespace
+
+// "  Warning  BackOff  ..." : a Kubernetes event row of type Warning.
+bool IsEventRow(std::string_view line) {
+  std::size_t i = line.find_first_not_of(' ');
+  if (i == std::string_view::npos || line.substr(i, 9) != "Warning  ") return false;
+  i = line.find_first_not_of(' ', i + 9);
+  return i != std::string_view::npos && Upper(line[i]);
+}
+
+bool IsWarningLine(std::string_view line) {
+  line = line.substr(0, std::min<std::size_t>(line.size(), 200));
+  if (IsEventRow(line)) return false;
+  if (HasWord(line, "Warning", /*camel_suffix=*/true)) return true;  // DeprecationWarning, "Warning: x"
+  for (std::string_view w : {"WARNING", "WARN", "warning", "warn", "Warn"}) {
+    if (HasWord(line, w, false)) return true;
+  }
+  return false;
+}
+
+bool StatesFailure(std::string_view line) {
+  line = line.substr(0, std::min<std::size_t>(line.size(), 400));
+  const std::string l = Lower(line);
+  static const std::array<std::string_view, 34> kWords = {
+      "error",     "exception", "fatal",     "failed",       "failure",    "fail",       "fails",
+      "panic",     "refused",   "denied",    "cannot",       "can't",      "unable",     "not found",
+      "no such",   "timed out", "timeout",   "invalid",      "crash",      "crashed",    "killed",
+      "abort",     "aborted",   "unknown",   "unauthorized", "forbidden",  "did not",    "could not",
+      "couldn't",  "unreachable", "unavailable", "out of memory", "segmentation fault", "traceback"};
+  for (std::string_view w : kWords) {
+    for (std::size_t at = l.find(w); at != std::string::npos; at = l.find(w, at + 1)) {
+      if (WholeAt(line, at, w.size())) return true;
+    }
+  }
+  return false;
+}
+
+bool IsWrapperLine(std::string_view line) {
+  std::string l = Lower(line.substr(0, std::min<std::size_t>(line.size(), 300)));
+  std::replace(l.begin(), l.end(), '-', ' ');  // pip's "subprocess-exited-with-error"
+  static const std::array<std::string_view, 9> kReports = {
+      "exit code",          "exit status",           "exited with",
+      "returned exit code", "did not complete successfully", "job failed",
+      "command failed",     "build failed with an exception", "non-zero exit"};
+  for (std::string_view r : kReports) {
+    if (l.find(r) != std::string::npos) return true;
+  }
+  // make: "make: *** [Makefile:36: all] Error 2", "make[1]: *** ... Error 1"
+  return l.rfind("make", 0) == 0 && l.find("*** ") != std::string::npos && l.find("] error ") != std::string::npos;
+}
+
+}  // namespace kedb::logs

@@ -1,0 +1,33 @@
+// What kind of line a log line is, for deciding which error a reader should
+// see first: a warning, or the line a CI system or build tool prints when
+// a step it ran failed.
+#pragma once
+
+#include <string_view>
+
+namespace kedb::logs {
+
+// A line a tool printed as a warning, not a failure: a warning level
+// ("WARNING:", "npm WARN", "[warn]", "  12:5  warning  ..."), or a Python
+// warning category ("DeprecationWarning:", "UserWarning:"). Kubernetes'
+// event rows ("  Warning  BackOff  3m (x12 over 5m)  kubelet  ...") are how
+// a pod's failure is shown, and are not warnings here. Cost: a few passes
+// over the line's first 200 bytes.
+bool IsWarningLine(std::string_view cleaned_line);
+
+// A line whose words say something failed: "error", "exception", "failed",
+// "refused", "denied", "cannot", "not found", "timed out", "killed", ...,
+// as whole words (CamelCase parts count: "ConnectionRefusedError",
+// "CrashLoopBackOff"; "liberror-perl" and "error_handler.py" do not).
+bool StatesFailure(std::string_view cleaned_line);
+
+// A line that only reports that something else failed: an exit status
+// ("Process completed with exit code 1.", "ERROR: Job failed: exit code 1",
+// "error Command failed with exit code 1.", "ERROR: script returned exit
+// code 2", "#12 ERROR: process \"/bin/sh -c make\" did not complete
+// successfully: exit code: 2", "make: *** [all] Error 2", pip's "error:
+// subprocess-exited-with-error"). The error it reports is elsewhere in the
+// log.
+bool IsWrapperLine(std::string_view cleaned_line);
+
+}  // namespace kedb::logs

@@ -1,0 +1,122 @@
+// The word and code scanners of text_words.h, as templates: they run over
+// every line a message or a log block holds and over every record at each
+// start, and a call through std::function per word cost a third of it.
+// Include text_words.h, not this.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+namespace kedb::match::text_words_internal {
+
+inline bool Lower(char c) { return c >= 'a' && c <= 'z'; }
+inline bool Upper(char c) { return c >= 'A' && c <= 'Z'; }
+inline bool Digit(char c) { return c >= '0' && c <= '9'; }
+inline bool Blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+// Letters, digits, '_' and every byte of a multi-byte character.
+inline bool WordByte(char c) {
+  return Lower(c) || Upper(c) || Digit(c) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
+}
+
+// A run of text between blanks that is a value, not words: a URL, a path
+// with two or more separators, or a quoted name.
+bool IsValue(std::string_view chunk);
+// A hex value: 0x7f3b..., or a hash-like run of 12+ hex digits with a digit.
+bool IsHexValue(std::string_view word);
+// Stem() in place on a lower-case word in buf[0, n): the new length.
+std::size_t StemInPlace(char* buf, std::size_t n);
+// Whether a word as written names an error (see ForEachCode).
+bool IsCode(std::string_view word);
+
+// One word as emitted: lower case, stemmed, 2 to 64 bytes.
+template <class Emit>
+void EmitWord(std::string_view w, Emit& emit) {
+  if (w.size() < 2 || w.size() > 64) return;
+  std::array<char, 64> buf;
+  for (std::size_t i = 0; i < w.size(); ++i) buf[i] = Upper(w[i]) ? static_cast<char>(w[i] + 32) : w[i];
+  emit(std::string_view(buf.data(), StemInPlace(buf.data(), w.size())));
+}
+
+// One word of the text: itself, and the parts an identifier is made of.
+template <class Emit>
+void EmitWordAndParts(std::string_view w, Emit& emit) {
+  if (IsHexValue(w)) return;
+  EmitWord(w, emit);
+  std::array<std::string_view, 16> parts;
+  std::size_t count = 0, start = 0;
+  for (std::size_t i = 1; i <= w.size() && count < parts.size(); ++i) {
+    bool cut = i == w.size() || w[i] == '_' || (Digit(w[i]) != Digit(w[i - 1]) && w[i - 1] != '_') ||
+               (Upper(w[i]) && Lower(w[i - 1])) ||
+               (Upper(w[i]) && Upper(w[i - 1]) && i + 1 < w.size() && Lower(w[i + 1]));
+    if (!cut) continue;
+    std::string_view piece = w.substr(start, i - start);
+    if (!piece.empty() && piece != "_") parts[count++] = piece;
+    start = i < w.size() && w[i] == '_' ? i + 1 : i;
+  }
+  if (count < 2) return;
+  for (std::size_t k = 0; k < count; ++k) EmitWord(parts[k], emit);
+}
+
+template <class Emit>
+void EmitCodes(std::string_view text, Emit& emit) {
+  std::array<char, 64> buf;
+  for (std::size_t i = 0; i < text.size();) {
+    while (i < text.size() && !WordByte(text[i])) ++i;
+    std::size_t b = i;
+    while (i < text.size() && WordByte(text[i])) ++i;
+    std::string_view w = text.substr(b, i - b);
+    if (!IsCode(w)) continue;
+    for (std::size_t k = 0; k < w.size(); ++k) buf[k] = Upper(w[k]) ? static_cast<char>(w[k] + 32) : w[k];
+    std::string_view code(buf.data(), w.size());
+    // "AADSTS700016" is also the family its pattern names, `AADSTS\d+`.
+    std::size_t letters = 0;
+    while (letters < code.size() && Lower(code[letters])) ++letters;
+    if (letters >= 4 && letters < code.size() && Digit(code[letters])) emit(code.substr(0, letters));
+    emit(code);
+  }
+}
+
+struct NoCodes {
+  void operator()(std::string_view) const {}
+};
+
+}  // namespace kedb::match::text_words_internal
+
+namespace kedb::match {
+
+template <class Emit, class EmitCode>
+void ForEachWordAndCode(std::string_view text, Emit&& emit, EmitCode&& emit_code) {
+  namespace in = text_words_internal;
+  constexpr bool kCodes = !std::is_same_v<std::decay_t<EmitCode>, in::NoCodes>;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && in::Blank(text[i])) ++i;
+    std::size_t b = i;
+    while (i < text.size() && !in::Blank(text[i])) ++i;
+    std::string_view chunk = text.substr(b, i - b);
+    if (chunk.empty()) continue;
+    // Codes are names, not values: a quoted status still names the error.
+    if constexpr (kCodes) in::EmitCodes(chunk, emit_code);
+    if (in::IsValue(chunk)) continue;
+    for (std::size_t k = 0; k < chunk.size();) {
+      while (k < chunk.size() && !in::WordByte(chunk[k])) ++k;
+      std::size_t wb = k;
+      while (k < chunk.size() && in::WordByte(chunk[k])) ++k;
+      if (k > wb) in::EmitWordAndParts(chunk.substr(wb, k - wb), emit);
+    }
+  }
+}
+
+template <class Emit>
+void ForEachWord(std::string_view text, Emit&& emit) {
+  ForEachWordAndCode(text, emit, text_words_internal::NoCodes());
+}
+
+template <class Emit>
+void ForEachCode(std::string_view text, Emit&& emit) {
+  text_words_internal::EmitCodes(text, emit);
+}
+
+}  // namespace kedb::match

@@ -1,0 +1,139 @@
+// Reading an error's words, measuring how much a text reads like a record,
+// and the line kinds root order relies on.
+#include <gtest/gtest.h>
+
+#include "logs/line_kinds.h"
+#include "match/similarity.h"
+#include "match/text_words.h"
+#include "test_util.h"
+
+namespace kedb {
+namespace {
+
+using match::MessageCodes;
+using match::MessageWords;
+using match::PatternText;
+using match::Stem;
+
+bool Has(const std::vector<std::string>& words, const std::string& w) {
+  return std::find(words.begin(), words.end(), w) != words.end();
+}
+
+TEST(TextWords, ValuesAreMaskedAndWordsFolded) {
+  // The same error on two machines reads the same.
+  auto a = MessageWords("Error: Cannot find module 'express-session' (from /home/ana/app/index.js)");
+  auto b = MessageWords("Error: Cannot find module 'lodash' (from C:\\Users\\bo\\app\\main.js)");
+  EXPECT_EQ(a, b);
+  EXPECT_TRUE(Has(a, "modul"));
+  EXPECT_FALSE(Has(a, "express"));  // a quoted name is a value
+  // URLs and hex are values too; numbers stay (codes are numbers).
+  auto c = MessageWords("GET https://registry.npmjs.org/x failed at 0x7f3b6e7236fc with 404");
+  EXPECT_FALSE(Has(c, "registry"));
+  EXPECT_FALSE(Has(c, "0x7f3b6e7236fc"));
+  EXPECT_TRUE(Has(c, "404"));
+  // Inflections meet.
+  EXPECT_EQ(Stem("connection"), Stem("connecting"));
+  EXPECT_EQ(Stem("refused"), Stem("refuse"));
+  EXPECT_EQ(Stem("denied"), "deny");
+  EXPECT_EQ(Stem("string"), "string");  // too short to lose "ing"
+  EXPECT_EQ(Stem("status"), "status");
+  EXPECT_EQ(Stem("e11000"), "e11000");
+}
+
+TEST(TextWords, IdentifiersGiveTheirParts) {
+  auto w = MessageWords("ConnectionRefusedError: CUDNN_STATUS_BAD_PARAM AADSTS700016");
+  for (const char* expected : {"connectionrefusederror", "connect", "refus", "error", "cudnn_status_bad_param", "cudnn",
+                               "param", "aadst", "700016"}) {
+    EXPECT_TRUE(Has(w, expected)) << expected;
+  }
+}
+
+TEST(TextWords, CodesNameTheError) {
+  EXPECT_EQ(MessageCodes("npm ERR! code ERESOLVE"), std::vector<std::string>({"eresolve"}));
+  EXPECT_EQ(MessageCodes("src/a.ts(3,10): error TS2307: Cannot find module"), std::vector<std::string>({"ts2307"}));
+  EXPECT_EQ(MessageCodes("java.lang.NullPointerException: x"), std::vector<std::string>({"nullpointerexception"}));
+  // A numbered code also names its family, as patterns write it.
+  EXPECT_EQ(MessageCodes("AADSTS700016: Application not found"), std::vector<std::string>({"aadsts", "aadsts700016"}));
+  // Ordinary words and levels are not codes.
+  EXPECT_TRUE(MessageCodes("ERROR: the build failed; see the Log").empty());
+}
+
+TEST(TextWords, PatternsSpellTheirLiterals) {
+  EXPECT_EQ(PatternText(R"((?P<code>AADSTS\d+)|Application not found.*tenant)"),
+            " AADSTS    Application not found  tenant");
+  EXPECT_TRUE(Has(match::PatternWords(R"(ERR_[A-Z]+|npm ERR! code E\d{3})"), "npm"));
+  EXPECT_FALSE(Has(match::PatternWords(R"([a-z]{3,}foo)"), "az"));
+}
+
+KnowledgeBase Kb(std::vector<Record> records) { return KnowledgeBase::FromRecords(std::move(records)); }
+
+TEST(SignatureIndex, SignatureAndAliasesAreReadEachOnItsOwn) {
+  Record r = testing::MakeRecord("t/oom", "CUDA out of memory. Tried to allocate 2.00 GiB", "CUDA out of memory");
+  r.aliases = {"RuntimeError: CUDA error: out of memory", "cuda runtime error (2) : out of memory"};
+  KnowledgeBase kb = Kb({r, testing::MakeRecord("t/other", "Segmentation fault (core dumped)", "Segmentation fault")});
+  match::SignatureIndex index(kb);
+  // An alias said alone reads like the record as much as its signature does:
+  // the other phrases do not dilute it.
+  EXPECT_DOUBLE_EQ(index.Similarity(index.Words("RuntimeError: CUDA error: out of memory"), 0), 1.0);
+  EXPECT_DOUBLE_EQ(index.Similarity(index.Words("CUDA out of memory. Tried to allocate 8.00 GiB"), 0), 1.0);
+  EXPECT_LT(index.Similarity(index.Words("Segmentation fault"), 0), 0.2);
+  // Measure gives the same figures in one go.
+  auto words = index.Words("RuntimeError: CUDA error: out of memory while loading");
+  auto m = index.Measure(words, 0);
+  EXPECT_DOUBLE_EQ(m.similarity, index.Similarity(words, 0));
+  EXPECT_DOUBLE_EQ(m.recall, index.Recall(words, 0));
+  EXPECT_DOUBLE_EQ(m.explained, index.Explained(words, 0));
+  EXPECT_DOUBLE_EQ(m.resemblance, index.Resemblance(words, 0));
+  EXPECT_LT(m.explained, 1.0);  // "loading" is foreign to the record
+}
+
+TEST(SignatureIndex, DomainCuesPointAtTheDomainThatUsesTheWords) {
+  auto rec = [](std::string id, std::string domain, std::string sig) {
+    Record r = testing::MakeRecord(std::move(id), std::move(sig), "x^");
+    r.domain = std::move(domain);
+    return r;
+  };
+  KnowledgeBase kb = Kb({rec("node/a", "node", "npm ERR! code EACCES permission denied"),
+                         rec("node/b", "node", "npm ERR! ERESOLVE unable to resolve dependency tree"),
+                         rec("docker/a", "docker", "docker: permission denied while trying to connect"),
+                         rec("docker/b", "docker", "Error response from daemon: pull access denied")});
+  match::SignatureIndex index(kb);
+  const auto& cues = index.domains();
+  auto affinity = cues.Affinity(index.Words("npm ERR! Error: EACCES: permission denied, access '/usr/lib'"));
+  EXPECT_DOUBLE_EQ(affinity[cues.DomainOf(0)], 1.0);  // node: "npm", "ERR!", "EACCES"
+  EXPECT_LT(affinity[cues.DomainOf(2)], 1.0);         // docker shares "permission denied", "access"
+  EXPECT_TRUE(index.CodesAgree(index.Words("npm ERR! code EACCES"), 0));
+  EXPECT_FALSE(index.CodesAgree(index.Words("npm ERR! code ENOENT"), 0));
+}
+
+TEST(LineKinds, WarningsWrappersAndFailures) {
+  using logs::IsWarningLine;
+  using logs::IsWrapperLine;
+  using logs::StatesFailure;
+  for (const char* w : {"WARNING: Retrying (Retry(total=4)) after connection broken by 'ConnectTimeoutError'",
+                        "npm WARN deprecated inflight@1.0.6: This module is not supported",
+                        "  193:31  warning  React Hook useEffect has a missing dependency: 'ref'",
+                        "/app/x.py:12: DeprecationWarning: datetime.utcnow() is deprecated"}) {
+    EXPECT_TRUE(IsWarningLine(w)) << w;
+  }
+  // Kubernetes shows a pod's failure as an event row of type Warning.
+  EXPECT_FALSE(IsWarningLine("  Warning  BackOff  3m (x12 over 5m)  kubelet  Back-off restarting failed container"));
+  for (const char* w : {"Process completed with exit code 1.", "ERROR: Job failed: exit code 1",
+                        "error Command failed with exit code 1.", "error: subprocess-exited-with-error",
+                        "#12 ERROR: process \"/bin/sh -c make\" did not complete successfully: exit code: 2",
+                        "make: *** [Makefile:36: all] Error 2"}) {
+    EXPECT_TRUE(IsWrapperLine(w)) << w;
+  }
+  EXPECT_FALSE(IsWrapperLine("OSError: CUDA_HOME environment variable is not set"));
+  for (const char* f : {"x509: certificate signed by unknown authority", "Reason: CrashLoopBackOff",
+                        "The connection to the server localhost:8080 was refused", "ConnectionRefusedError: x"}) {
+    EXPECT_TRUE(StatesFailure(f)) << f;
+  }
+  for (const char* f : {"Checking out 5bb35ccb as detached HEAD", "libssl-dev liberror-perl pkg-config",
+                        "Compiling error_handler.py", "tests/test_errors.py::test_raises PASSED"}) {
+    EXPECT_FALSE(StatesFailure(f)) << f;
+  }
+}
+
+}  // namespace
+}  // namespace kedb
