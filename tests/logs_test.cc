@@ -498,6 +498,68 @@ TEST(Blocks, KeepTheirLinesForMatchingAsAWhole) {
   EXPECT_EQ(b.text_lines[3].line_no, 5u);
 }
 
+// Lines with their problem flag, as a scan feeds them.
+std::vector<Block> SegmentProblems(const std::vector<std::pair<std::string, bool>>& lines) {
+  BlockSegmenter seg;
+  std::size_t n = 0;
+  for (const auto& [text, problem] : lines) {
+    ++n;
+    seg.Add(n, text, LineMark::kNone, problem, 0, problem);
+  }
+  seg.Finish();
+  return seg.TakeBlocks();
+}
+
+TEST(Blocks, AnExitStatusTakesTheFailureLinesOfItsStep) {
+  // CI systems print the exit status after the step's output: the lines
+  // before it that say something failed are that step's error, warnings and
+  // lines that only mention a word aside.
+  auto blocks = SegmentProblems({{"Using default tag: latest", false},
+                                 {"x.py:3: DeprecationWarning: utcnow() is deprecated", true},
+                                 {"GET /api/errors/summary HTTP/1.1 200 OK", true},
+                                 {"Get https://registry-1.docker.io/v2/: x509: certificate signed by unknown authority", true},
+                                 {"cleaning up", false},
+                                 {"ERROR: Job failed: exit code 1", true}});
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, "step");
+  EXPECT_EQ(blocks[0].first_line, 4u);
+  EXPECT_EQ(blocks[0].last_line, 6u);
+  EXPECT_EQ(blocks[0].text,
+            "Get https://registry-1.docker.io/v2/: x509: certificate signed by unknown authority\n"
+            "ERROR: Job failed: exit code 1\n");
+  // After an error block, the exit status belongs to that block's failure.
+  blocks = SegmentProblems({{"Traceback (most recent call last):", true},
+                            {"  File \"a.py\", line 1, in <module>", false},
+                            {"ValueError: bad", true},
+                            {"ERROR: Job failed: exit code 1", true}});
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[1].kind, "error-line");
+}
+
+TEST(Blocks, AnErrorLinesIndentedDetailsAreItsBlock) {
+  auto blocks = Segment("grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n"
+                        "        status = StatusCode.RESOURCE_EXHAUSTED\n"
+                        "        details = \"Received message larger than max (17777780 vs. 4194304)\"\n"
+                        "next\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, "error-line");
+  EXPECT_EQ(blocks[0].decisive_line, 1u);
+  EXPECT_EQ(blocks[0].last_line, 3u);
+  EXPECT_NE(blocks[0].text.find("RESOURCE_EXHAUSTED"), std::string::npos);
+}
+
+TEST(Blocks, ATracebackPastedWithoutItsHeader) {
+  auto blocks = Segment("  File \"/usr/lib/python3/django/db/utils.py\", line 97, in __exit__\n"
+                        "    six.reraise(dj_exc_type, dj_exc_value, traceback)\n"
+                        "django.db.utils.ProgrammingError: relation \"auth_user\" does not exist\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, "python");
+  EXPECT_EQ(blocks[0].first_line, 1u);
+  EXPECT_EQ(blocks[0].decisive, "django.db.utils.ProgrammingError: relation \"auth_user\" does not exist");
+  // Frames no exception line ends are a log's own output, not a traceback.
+  EXPECT_TRUE(Segment("  File \"/srv/x.py\", line 3, in run\nINFO step 3 done\n").empty());
+}
+
 TEST(Blocks, RulesOfUnderscoresAreNotPytestHeaders) {
   // MSBuild and others draw rules of underscores; a line of nothing else
   // once made the segmenter read past the line's end.

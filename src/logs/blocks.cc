@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "logs/line_kinds.h"
+
 namespace kedb::logs {
 namespace {
 
@@ -65,6 +67,9 @@ bool IsCompilerError(std::string_view t) {
   }
   return false;
 }
+
+// A Python frame's location line: File "app.py", line 3, in <module>
+bool IsPythonFrame(std::string_view t) { return StartsWith(t, "File \"") && Contains(t, "\", line "); }
 
 // IPython and Jupyter head a traceback with the exception's name, padding
 // and "Traceback (most recent call last)" on one line, and print the
@@ -198,6 +203,15 @@ void BlockSegmenter::AddFrame(std::size_t line_no, std::string_view text) {
 long BlockSegmenter::Close() {
   State was = state_;
   state_ = State::kNone;
+  if (was == State::kPython && headerless_ && !have_decisive_) {
+    // Frames with neither header nor exception line are no error a reader
+    // would point at (a log that prints frames of its own).
+    headerless_ = false;
+    open_lines_.clear();
+    open_text_.clear();
+    return -1;
+  }
+  headerless_ = false;
   if (!have_decisive_) {
     if (!current_.frames.empty()) {
       current_.decisive = current_.frames.back();
@@ -211,6 +225,8 @@ long BlockSegmenter::Close() {
   // exception line, say).
   if (line_no_ >= current_.first_line && line_no_ <= current_.last_line) KeepLine(line_no_, text_, origin_);
   std::string key = Key(current_.kind, current_.decisive);
+  const std::size_t previous_end = last_block_end_;
+  last_block_end_ = std::max(last_block_end_, current_.last_line);
   if (auto it = by_key_.find(key); it != by_key_.end()) {
     Block& first = blocks_[static_cast<std::size_t>(it->second)];
     ++first.count;
@@ -220,6 +236,11 @@ long BlockSegmenter::Close() {
   if (blocks_.size() >= kMaxBlocks) {
     ++dropped_;
     return -1;
+  }
+  if (current_.kind == "error-line" && IsWrapperLine(current_.decisive)) {
+    last_block_end_ = previous_end;
+    TakeStepLines();
+    last_block_end_ = std::max(last_block_end_, current_.last_line);
   }
   // A distinct block keeps its text, as far as the budget goes.
   std::size_t begin = 0;
@@ -240,6 +261,47 @@ long BlockSegmenter::Close() {
   return index;
 }
 
+void BlockSegmenter::KeepProblemLine(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark) {
+  ProblemLine& slot = problem_lines_[problem_next_];
+  problem_next_ = (problem_next_ + 1) % problem_lines_.size();
+  slot.line_no = line_no, slot.origin = origin, slot.mark = mark;
+  slot.text.assign(text);
+}
+
+void BlockSegmenter::TakeStepLines() {
+  // The ring's last lines that say something failed, after the previous
+  // block and within the window, oldest first, go before the exit status.
+  // (Judged only now: a log has thousands of problem lines and few exits.)
+  std::vector<const ProblemLine*> step;
+  for (std::size_t k = problem_lines_.size(); k-- > 0 && step.size() < kStepLines;) {
+    const ProblemLine& l = problem_lines_[(problem_next_ + k) % problem_lines_.size()];
+    if (l.line_no == 0 || l.line_no <= last_block_end_ || l.line_no >= current_.first_line) continue;
+    if (l.line_no + kStepWindow < current_.first_line) break;
+    if (IsWarningLine(l.text) || !StatesFailure(l.text)) continue;  // not why a step failed
+    step.push_back(&l);
+  }
+  if (step.empty()) return;
+  std::reverse(step.begin(), step.end());
+  std::string text;
+  std::vector<OpenLine> lines;
+  for (const ProblemLine* l : step) {
+    text.append(l->text);
+    text += '\n';
+    lines.push_back({l->line_no, l->origin, text.size(), l->mark});
+  }
+  // Then the exit status itself, as kept.
+  std::size_t begin = 0;
+  for (const OpenLine& l : open_lines_) {
+    text.append(open_text_, begin, l.end - begin);
+    lines.push_back({l.line_no, l.origin, text.size(), l.mark});
+    begin = l.end;
+  }
+  open_text_ = std::move(text);
+  open_lines_ = std::move(lines);
+  current_.kind = "step";
+  current_.first_line = step.front()->line_no;
+}
+
 void BlockSegmenter::SingleLine(const char* kind, std::size_t line_no, std::string_view text, std::size_t origin) {
   Open(State::kNone, kind, line_no, text, origin);
   SetDecisive(line_no, text);
@@ -247,12 +309,13 @@ void BlockSegmenter::SingleLine(const char* kind, std::size_t line_no, std::stri
 }
 
 void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start,
-                         std::size_t origin) {
+                         std::size_t origin, bool problem) {
   // The common case, first: an ordinary line outside any block.
   if (state_ == State::kNone && pending_kind_.empty() && !may_start && mark == LineMark::kNone &&
       !(prev_line_no_ + 1 == line_no && !prev_text_.empty() && IsAtFrame(text))) {
     prev_line_no_ = line_no;
     if (!prev_text_.empty()) prev_text_.clear();
+    if (problem) KeepProblemLine(line_no, text, origin, mark);
     return;
   }
   line_no_ = line_no, origin_ = origin, text_ = text, mark_ = mark;
@@ -262,6 +325,12 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
   if (!pending_kind_.empty()) {
     if (IsAtFrame(text) && pending_line_ + 1 == line_no) {
       pending_kind_.clear();  // the pending line heads this stack trace (Start takes it from prev_text_)
+    } else if (indented && !blank && pending_line_ + 1 == line_no && !IsPythonFrame(t)) {
+      // Details of the error line: read on as one block.
+      Open(State::kDetails, pending_kind_ == "gpu" ? "gpu" : "error-line", pending_line_, pending_text_,
+           pending_origin_);
+      SetDecisive(pending_line_, pending_text_);
+      pending_kind_.clear();
     } else {
       FlushPending();
     }
@@ -287,8 +356,10 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
         } else {
           Extend(line_no);
         }
-      } else if (t == "Traceback (most recent call last):") {
-        last_python_ = Close();  // a traceback cut short
+      } else if (t == "Traceback (most recent call last):" || (headerless_ && !IsExceptionLine(t))) {
+        // A traceback cut short; or frames without a header that no
+        // exception line ends, which are no traceback (Close drops them).
+        last_python_ = Close();
         claimed = false;
       } else {
         SetDecisive(line_no, t);
@@ -446,6 +517,14 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
         claimed = false;
       }
       break;
+    case State::kDetails:
+      if (indented && !blank && line_no <= current_.first_line + kMaxDetailLines) {
+        Extend(line_no);
+      } else {
+        Close();
+        claimed = false;
+      }
+      break;
     case State::kCompiler:
       if (!blank && (indented || Contains(t.substr(0, std::min<std::size_t>(t.size(), 12)), "|") || Contains(t, ": note: ") ||
                      StartsWith(t, "In file included from") || StartsWith(t, "^"))) {
@@ -457,7 +536,11 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       break;
   }
   if (!claimed) Start(line_no, text, mark, may_start || mark != LineMark::kNone);
-  if (state_ != State::kNone) KeepLine(line_no, text, origin);
+  if (state_ != State::kNone) {
+    KeepLine(line_no, text, origin);
+  } else if (problem && !claimed && !(pending_line_ == line_no && !pending_kind_.empty())) {
+    KeepProblemLine(line_no, text, origin, mark);  // a problem line no block took
+  }
   // Only a line that may start a block can head a stack trace; copying
   // every line would cost more than the rest.
   prev_line_no_ = line_no;
@@ -482,6 +565,17 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
   if (t == "Traceback (most recent call last):") {
     Open(State::kPython, "python", line_no, text, origin_);
     traceback_indent_ = text.size() - TrimLeft(text).size();
+    return;
+  }
+  if (IsPythonFrame(t) && !StartsWith(text, t)) {
+    // A traceback whose header was cut off (pasted from its middle): its
+    // indented frames lead to the exception line all the same. (A paste is
+    // read with every line offered here; a log scan offers only lines with
+    // trigger words, and a log's tracebacks have their headers.)
+    Open(State::kPython, "python", line_no, text, origin_);
+    traceback_indent_ = text.size() - TrimLeft(text).size() - 1;
+    headerless_ = true;
+    AddFrame(line_no, t);
     return;
   }
   if (IsIPythonHeader(t)) {

@@ -32,7 +32,9 @@ namespace kedb::logs {
 struct Block {
   // "python", "java", "javascript", "cpp" (an uncaught C++ exception),
   // "rust-panic", "rustc", "go-panic", "npm", "pytest", "compiler", "gpu"
-  // (CUDA, cuDNN, cuBLAS, NCCL), "error-line".
+  // (CUDA, cuDNN, cuBLAS, NCCL), "error-line", or "step": a line that only
+  // reports a failed step's exit status (line_kinds.h), with the problem
+  // lines its step printed before it that belong to no other block.
   std::string kind;
   std::size_t first_line = 0, last_line = 0;  // 1-based, inclusive
   std::size_t decisive_line = 0;
@@ -63,6 +65,14 @@ class BlockSegmenter {
   static constexpr std::size_t kMaxOccurrences = 64;
   static constexpr std::size_t kMaxBlocks = 10000;
   static constexpr std::size_t kMaxTextLines = 64;
+  // A failed step's exit status takes at most kStepLines of the lines that
+  // came before it since the last block and say something failed (warnings
+  // aside), from no further back than kStepWindow lines: CI systems print
+  // the exit status after the step's output, and sometimes after pages of
+  // service logs. They are picked from the last kProblemRing problem lines.
+  static constexpr std::size_t kStepLines = 24;
+  static constexpr std::size_t kStepWindow = 5000;
+  static constexpr std::size_t kProblemRing = 256;
   static constexpr std::size_t kTextBudget = 16u << 20;  // bytes of Block::text, all blocks together
 
   // Line `line_no` (1-based, increasing) of the log, already cleaned;
@@ -70,7 +80,11 @@ class BlockSegmenter {
   // block's text, see Block). `may_start` false promises that the line holds
   // none of the trigger words (see triggers.h), so that it cannot start a
   // block: it is then only checked for continuing one, which is cheap.
-  void Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start = true, std::size_t origin = 0);
+  // `problem`: the line reads as a problem (triggers.h); such lines outside
+  // any block, warnings aside, are remembered for a failed step's exit
+  // status.
+  void Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start = true, std::size_t origin = 0,
+           bool problem = false);
   // Closes the block being read. Call once, after the last line.
   void Finish();
 
@@ -79,7 +93,11 @@ class BlockSegmenter {
   std::size_t dropped() const { return dropped_; }  // distinct blocks past kMaxBlocks
 
  private:
-  enum class State { kNone, kPython, kIPython, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest, kCompiler, kCpp };
+  enum class State { kNone, kPython, kIPython, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest, kCompiler, kCpp,
+                     kDetails };
+  // An error line's indented details (gRPC's status and debug string, a
+  // validation error's fields) are part of its block, up to this many.
+  static constexpr std::size_t kMaxDetailLines = 40;
   // An IPython traceback whose exception line never comes ends here.
   static constexpr std::size_t kMaxIPythonLines = 2000;
 
@@ -118,12 +136,25 @@ class BlockSegmenter {
   };
   std::vector<OpenLine> open_lines_;
   std::size_t text_budget_ = kTextBudget;
+  // The last problem lines outside any block, a ring of kProblemRing.
+  struct ProblemLine {
+    std::size_t line_no = 0, origin = 0;
+    LineMark mark = LineMark::kNone;
+    std::string text;
+  };
+  std::vector<ProblemLine> problem_lines_ = std::vector<ProblemLine>(kProblemRing);
+  std::size_t problem_next_ = 0;
+  std::size_t last_block_end_ = 0;  // the last line of the block closed last
+  void KeepProblemLine(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark);
+  // Gives a new exit-status block the problem lines of its step.
+  void TakeStepLines();
   // The previous line, for stack traces that start with their header line.
   std::size_t prev_line_no_ = 0, prev_origin_ = 0;
   std::string prev_text_;
   // Python: the next traceback is chained to this block.
   long chain_from_ = -1;
   std::size_t traceback_indent_ = 0;  // of the "Traceback" line being read
+  bool headerless_ = false;           // the traceback being read lost its header
   long last_python_ = -1;
   // Java: the block a "Caused by:" explains.
   long last_stack_ = -1;

@@ -43,12 +43,19 @@ std::string Lower(std::string_view s) {
 
 }  // namespace
 
-// "  Warning  BackOff  ..." : a Kubernetes event row of type Warning.
+// "  Warning  BackOff  ..." : a Kubernetes event row of type Warning, the
+// columns apart by two or more blanks or by tabs.
 bool IsEventRow(std::string_view line) {
-  std::size_t i = line.find_first_not_of(' ');
-  if (i == std::string_view::npos || line.substr(i, 9) != "Warning  ") return false;
-  i = line.find_first_not_of(' ', i + 9);
-  return i != std::string_view::npos && Upper(line[i]);
+  for (std::size_t at = line.find("Warning"); at != std::string_view::npos; at = line.find("Warning", at + 1)) {
+    const bool left = at == 0 || line[at - 1] == ' ' || line[at - 1] == '\t';
+    std::size_t i = at + 7;
+    const bool tab = i < line.size() && line[i] == '\t';
+    const bool two = i + 1 < line.size() && line[i] == ' ' && line[i + 1] == ' ';
+    if (!left || (!tab && !two)) continue;
+    i = line.find_first_not_of(" \t", i);
+    if (i != std::string_view::npos && Upper(line[i])) return true;
+  }
+  return false;
 }
 
 bool IsWarningLine(std::string_view line) {
@@ -64,12 +71,15 @@ bool IsWarningLine(std::string_view line) {
 bool StatesFailure(std::string_view line) {
   line = line.substr(0, std::min<std::size_t>(line.size(), 400));
   const std::string l = Lower(line);
-  static const std::array<std::string_view, 34> kWords = {
+  static const std::array<std::string_view, 50> kWords = {
       "error",     "exception", "fatal",     "failed",       "failure",    "fail",       "fails",
       "panic",     "refused",   "denied",    "cannot",       "can't",      "unable",     "not found",
       "no such",   "timed out", "timeout",   "invalid",      "crash",      "crashed",    "killed",
       "abort",     "aborted",   "unknown",   "unauthorized", "forbidden",  "did not",    "could not",
-      "couldn't",  "unreachable", "unavailable", "out of memory", "segmentation fault", "traceback"};
+      "couldn't",  "unreachable", "unavailable", "out of memory", "segmentation fault", "traceback",
+      "blocked",   "not allowed", "emerg",   "insufficient", "exceeded",   "exhausted",  "mismatch",
+      "incompatible", "conflict", "expired",   "evicted",      "unhealthy",  "corrupt",    "deadlock",
+      "violation", "oomkilled"};
   for (std::string_view w : kWords) {
     for (std::size_t at = l.find(w); at != std::string::npos; at = l.find(w, at + 1)) {
       if (WholeAt(line, at, w.size())) return true;

@@ -31,8 +31,8 @@ bool LeadsTo(const Record& a, const Record& b) {
 //      5bb35ccb as detached HEAD").
 int Tier(const ErrorBlock& b) {
   if (b.kind != "match") {
-    if (!b.matches.empty() || b.kind != "error-line") return 0;
-    return logs::IsWrapperLine(b.decisive) ? 2 : 1;
+    if (!b.matches.empty() || (b.kind != "error-line" && b.kind != "step")) return 0;
+    return b.kind == "step" || logs::IsWrapperLine(b.decisive) ? 2 : 1;
   }
   if (logs::IsWarningLine(b.decisive)) return 3;
   return logs::StatesFailure(b.decisive) ? 0 : 4;

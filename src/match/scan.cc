@@ -279,7 +279,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     sum.truncated_lines += c.truncated_lines;
     for (std::size_t i = 0; i < starts.size(); ++i) {
       segmenter.Add(c.first_line + i, logs::LineText(text, starts, i), c.cleaned.marks[i],
-                    (c.flags[i] & logs::kTriggerLine) != 0, c.first_offset + c.cleaned.origins[i]);
+                    (c.flags[i] & logs::kTriggerLine) != 0, c.first_offset + c.cleaned.origins[i], c.flags[i] != 0);
     }
     const std::vector<match::LineHit>& hits = c.hits;
     for (std::size_t i = 0; i < hits.size();) {
@@ -419,13 +419,33 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     for (const auto& c : rest) add_text(c.match.line, &hit_texts.back());
     candidates.push_back(std::move(rest));
   }
+  // Reading a block as a message costs tens of microseconds to a few
+  // milliseconds; a log of endless distinct errors is read so only up to
+  // kMessageBlocks, and its other blocks by their decisive lines.
+  constexpr std::size_t kMessageBlocks = 1000;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
-    const logs::Block* found = i < found_blocks.size() ? &found_blocks[i] : nullptr;
+    const logs::Block* found = i < found_blocks.size() && i < kMessageBlocks ? &found_blocks[i] : nullptr;
     ScoreBlock(blocks[i], found, hit_texts[i], options.match, &candidates[i]);
   }
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     match::KeepBest(&candidates[i], options.match);
     blocks[i].matches = match::Explain(std::move(candidates[i]), options.match);
+  }
+  // A failed step whose output holds a known error is shown at that error.
+  for (std::size_t i = 0; i < found_blocks.size(); ++i) {
+    if (blocks[i].kind != "step" || blocks[i].matches.empty()) continue;
+    const std::size_t line = blocks[i].matches[0].line;
+    const logs::Block& b = found_blocks[i];
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < b.text_lines.size(); ++k) {
+      const std::size_t end = b.text.find('\n', at);
+      if (b.text_lines[k].line_no == line) {
+        blocks[i].decisive_line = line;
+        blocks[i].decisive = b.text.substr(at, end - at);
+        break;
+      }
+      at = end + 1;
+    }
   }
   // Hits outside any error block that nothing is reported for are no block.
   // (Such blocks come after the segmenter's, so no caused_by index moves.)

@@ -127,12 +127,12 @@ const char* KindName(const std::string& kind, Lang lang) {
       {"python", "Python traceback"}, {"java", "Java stack trace"}, {"javascript", "JavaScript stack trace"}, {"cpp", "C++ exception"},
       {"rust-panic", "Rust panic"}, {"rustc", "rustc error"}, {"go-panic", "Go panic"}, {"npm", "npm error"},
       {"pytest", "pytest failure"}, {"compiler", "compiler error"}, {"gpu", "GPU library error"},
-      {"error-line", "error line"}, {"match", "known error"}};
+      {"error-line", "error line"}, {"step", "failed step"}, {"match", "known error"}};
   static const std::pair<const char*, const char*> kNamesZh[] = {
       {"python", "Python 回溯"}, {"java", "Java 堆栈"}, {"javascript", "JavaScript 堆栈"}, {"cpp", "C++ 异常"},
       {"rust-panic", "Rust panic"}, {"rustc", "rustc 错误"}, {"go-panic", "Go panic"}, {"npm", "npm 错误"},
       {"pytest", "pytest 失败"}, {"compiler", "编译错误"}, {"gpu", "GPU 库错误"},
-      {"error-line", "错误行"}, {"match", "已知错误"}};
+      {"error-line", "错误行"}, {"step", "失败的步骤"}, {"match", "已知错误"}};
   for (const auto& [k, name] : lang == Lang::kZh ? kNamesZh : kNames) {
     if (kind == k) return name;
   }
