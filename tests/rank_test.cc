@@ -1,5 +1,8 @@
 // Reading an error's words, measuring how much a text reads like a record,
 // and the line kinds root order relies on.
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "logs/line_kinds.h"
@@ -104,6 +107,48 @@ TEST(SignatureIndex, DomainCuesPointAtTheDomainThatUsesTheWords) {
   EXPECT_LT(affinity[cues.DomainOf(2)], 1.0);         // docker shares "permission denied", "access"
   EXPECT_TRUE(index.CodesAgree(index.Words("npm ERR! code EACCES"), 0));
   EXPECT_FALSE(index.CodesAgree(index.Words("npm ERR! code ENOENT"), 0));
+}
+
+// The index read back from the cache answers as the one built, and a
+// damaged file is rebuilt, never trusted.
+TEST(SignatureIndex, TheCachedIndexIsTheBuiltOne) {
+  std::string kb_path = (testing::SourceDir() / "kb").string();
+  auto kb = KnowledgeBase::Load(kb_path, LoadOptions{});
+  ASSERT_TRUE(kb.ok());
+  testing::TempDir cache;
+  const std::string dir = cache.path().string();
+  match::SignatureIndex built(kb.value());
+  auto first = match::SignatureIndex::Open(kb.value(), dir);  // builds and writes
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path());
+  ASSERT_EQ(files.size(), 1u);
+  auto read = match::SignatureIndex::Open(kb.value(), dir);  // reads
+  const std::vector<std::string> texts = {"RuntimeError: CUDA error: out of memory",
+                                          "npm ERR! code EACCES permission denied",
+                                          "NCCL watchdog timeout on rank 3 ncclInternalError"};
+  auto same = [&](const match::SignatureIndex& a) {
+    for (const auto& t : texts) {
+      auto wa = a.Words(t), wb = built.Words(t);
+      ASSERT_EQ(wa.known, wb.known) << t;
+      ASSERT_EQ(wa.codes, wb.codes) << t;
+      for (std::size_t i = 0; i < kb.value().size(); ++i) {
+        auto ma = a.Measure(wa, i), mb = built.Measure(wb, i);
+        ASSERT_DOUBLE_EQ(ma.similarity, mb.similarity);
+        ASSERT_DOUBLE_EQ(ma.recall, mb.recall);
+        ASSERT_EQ(a.CodesAgree(wa, i), built.CodesAgree(wb, i));
+        ASSERT_EQ(a.domains().DomainOf(i), built.domains().DomainOf(i));
+      }
+      ASSERT_EQ(a.domains().Affinity(wa), built.domains().Affinity(wb));
+      ASSERT_EQ(a.Nearest(wa, 5, 0.2), built.Nearest(wb, 5, 0.2));
+    }
+  };
+  same(*read);
+  // A flipped byte: the checksum refuses it and the index is built again.
+  std::string bytes = testing::ReadFile(files[0]);
+  bytes[bytes.size() / 2] ^= 0x5a;
+  { std::ofstream(files[0], std::ios::binary) << bytes; }
+  auto rebuilt = match::SignatureIndex::Open(kb.value(), dir);
+  same(*rebuilt);
 }
 
 TEST(LineKinds, WarningsWrappersAndFailures) {

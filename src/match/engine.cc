@@ -41,10 +41,11 @@ Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb
   std::vector<std::string> patterns;
   patterns.reserve(engine->kb_.size());
   for (const Record& r : engine->kb_.records()) patterns.push_back(r.regex);
-  // The signature index needs only the records: it is built on the other
-  // core while the pattern database loads (or compiles).
-  auto signatures = std::async(std::launch::async,
-                               [&kb = engine->kb_] { return std::make_unique<match::SignatureIndex>(kb); });
+  // The signature index needs only the records: it is read from the cache
+  // (or built) on the other core while the pattern database loads.
+  auto signatures = std::async(std::launch::async, [&kb = engine->kb_, &cache_dir] {
+    return match::SignatureIndex::Open(kb, cache_dir);
+  });
   auto set = match::PatternSet::Build(std::move(patterns), cache_dir);
   engine->signatures_ = signatures.get();
   if (!set.ok()) return set.status();

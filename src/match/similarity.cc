@@ -30,8 +30,8 @@ void SortUnique(std::vector<uint32_t>* ids) {
 
 }  // namespace
 
-DomainCues::DomainCues(const std::vector<std::string>& domains, const std::vector<std::vector<uint32_t>>& words,
-                       const std::vector<double>& idf)
+DomainCues::DomainCues(const std::vector<std::string>& domains, const std::vector<uint32_t>& begin,
+                       const std::vector<uint32_t>& words, const std::vector<double>& idf)
     : idf_(idf) {
   std::map<std::string, uint16_t> index;
   for (const auto& d : domains) index.emplace(d, 0);
@@ -48,35 +48,38 @@ DomainCues::DomainCues(const std::vector<std::string>& domains, const std::vecto
   // Per word: in how many records of each domain it appears. (Pairs sorted
   // and counted in runs: this runs at every start.)
   std::vector<std::pair<uint32_t, uint16_t>> pairs;
-  for (std::size_t r = 0; r < words.size(); ++r) {
-    for (uint32_t w : words[r]) pairs.emplace_back(w, record_domain_[r]);
+  pairs.reserve(words.size());
+  for (std::size_t r = 0; r + 1 < begin.size(); ++r) {
+    for (uint32_t k = begin[r]; k < begin[r + 1]; ++k) pairs.emplace_back(words[k], record_domain_[r]);
   }
   std::sort(pairs.begin(), pairs.end());
-  by_word_.resize(idf.size());
+  by_word_begin_.assign(idf.size() + 1, 0);
   for (std::size_t i = 0; i < pairs.size();) {
     const uint32_t w = pairs[i].first;
     std::size_t end = i;
     while (end < pairs.size() && pairs[end].first == w) ++end;
+    const std::size_t first = by_word_.size();
     double total = 0;
-    auto& shares = by_word_[w];
     for (std::size_t k = i; k < end;) {
       std::size_t run = k;
       while (run < end && pairs[run].second == pairs[k].second) ++run;
       const double share = static_cast<double>(run - k) / records_in[pairs[k].second];
-      shares.emplace_back(pairs[k].second, static_cast<float>(share));
+      by_word_.emplace_back(pairs[k].second, static_cast<float>(share));
       total += share;
       k = run;
     }
-    for (auto& [d, share] : shares) share = static_cast<float>(share / total);
+    for (std::size_t k = first; k < by_word_.size(); ++k) by_word_[k].second = static_cast<float>(by_word_[k].second / total);
+    by_word_begin_[w + 1] = static_cast<uint32_t>(by_word_.size() - first);
     i = end;
   }
+  for (std::size_t w = 0; w < idf.size(); ++w) by_word_begin_[w + 1] += by_word_begin_[w];
 }
 
 std::vector<double> DomainCues::Affinity(const LineWords& words) const {
   std::vector<double> a(names_.size(), 0);
   for (const auto& [id, idf] : words.known) {
-    if (id >= by_word_.size()) continue;
-    for (const auto& [d, share] : by_word_[id]) a[d] += idf * share;
+    if (id + 1 >= by_word_begin_.size()) continue;
+    for (uint32_t k = by_word_begin_[id]; k < by_word_begin_[id + 1]; ++k) a[by_word_[k].first] += idf * by_word_[k].second;
   }
   double best = *std::max_element(a.begin(), a.end());
   if (best > 0) {
@@ -95,7 +98,6 @@ SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
       out->push_back(it->second);
     });
   };
-  std::vector<std::vector<uint32_t>> cue_words(n_records);
   std::vector<std::string> domains;
   domains.reserve(n_records);
   record_phrases_.reserve(n_records + 1);
@@ -140,25 +142,30 @@ SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
     // The domain's own name is the plainest cue of all.
     std::string domain = rec.domain;
     for (char& c : domain) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    cue_words[r] = all;
-    const std::size_t before = cue_words[r].size();
-    intern(domain, &cue_words[r]);
-    domain_word_.push_back(cue_words[r].size() > before ? cue_words[r][before] : UINT32_MAX);
-    SortUnique(&cue_words[r]);
+    std::vector<uint32_t> domain_word;
+    intern(domain, &domain_word);
+    domain_word_.push_back(domain_word.empty() ? UINT32_MAX : domain_word.front());
     domains.push_back(std::move(domain));
   }
   record_phrases_.push_back(static_cast<uint32_t>(phrase_begin_.size()));
   phrase_begin_.push_back(static_cast<uint32_t>(phrase_ids_.size()));
   all_begin_.push_back(static_cast<uint32_t>(all_ids_.size()));
   code_begin_.push_back(static_cast<uint32_t>(code_ids_list_.size()));
+  Derive(domains);
+}
 
+void SignatureIndex::Derive(const std::vector<std::string>& domains) {
+  const std::size_t n_records = domains.size();
   std::vector<uint32_t> df(ids_.size(), 0);
   for (uint32_t id : all_ids_) ++df[id];
   const double n = static_cast<double>(std::max<std::size_t>(n_records, 1));
   idf_.resize(ids_.size());
   for (std::size_t t = 0; t < idf_.size(); ++t) idf_[t] = std::log(1 + n / std::max<double>(df[t], 1));
   const std::size_t max_df = MaxCandidateDf(n_records);
-  postings_.resize(ids_.size());
+  postings_begin_.assign(ids_.size() + 1, 0);
+  for (std::size_t t = 0; t < df.size(); ++t) postings_begin_[t + 1] = postings_begin_[t] + (df[t] <= max_df ? df[t] : 0);
+  postings_.resize(postings_begin_.back());
+  std::vector<uint32_t> fill(postings_begin_.begin(), postings_begin_.end() - 1);
   for (std::size_t k = 0; k + 1 < phrase_begin_.size(); ++k) {
     double w = 0;
     for (uint32_t j = phrase_begin_[k]; j < phrase_begin_[k + 1]; ++j) w += idf_[phrase_ids_[j]];
@@ -169,11 +176,22 @@ SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
     for (uint32_t k = all_begin_[i]; k < all_begin_[i + 1]; ++k) {
       uint32_t t = all_ids_[k];
       w += idf_[t];
-      if (df[t] <= max_df) postings_[t].push_back(i);
+      if (df[t] <= max_df) postings_[fill[t]++] = i;
     }
     all_weight_.push_back(w);
   }
-  cues_ = DomainCues(domains, cue_words, idf_);
+  // A domain's cue words: every word of its records, and its own name.
+  std::vector<uint32_t> cue_begin{0}, cue_words;
+  cue_words.reserve(all_ids_.size() + n_records);
+  for (uint32_t i = 0; i < n_records; ++i) {
+    const auto first = all_ids_.begin() + all_begin_[i], last = all_ids_.begin() + all_begin_[i + 1];
+    cue_words.insert(cue_words.end(), first, last);
+    if (domain_word_[i] != UINT32_MAX && !std::binary_search(first, last, domain_word_[i])) {
+      cue_words.push_back(domain_word_[i]);
+    }
+    cue_begin.push_back(static_cast<uint32_t>(cue_words.size()));
+  }
+  cues_ = DomainCues(domains, cue_begin, cue_words, idf_);
 }
 
 LineWords SignatureIndex::Words(std::string_view text) const {
@@ -303,7 +321,8 @@ std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const LineWo
   if (shared.size() != all_weight_.size()) shared.assign(all_weight_.size(), 0);
   touched.clear();
   for (const auto& [id, idf] : words.known) {
-    for (uint32_t r : postings_[id]) {
+    for (uint32_t p = postings_begin_[id]; p < postings_begin_[id + 1]; ++p) {
+      const uint32_t r = postings_[p];
       if (shared[r] == 0) touched.push_back(r);
       shared[r] += idf;
     }

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -49,10 +50,11 @@ struct LineWords {
 class DomainCues {
  public:
   DomainCues() = default;
-  // `domains[i]`: record i's domain; `words[i]`: its word ids (ascending);
-  // `idf`: by word id.
-  DomainCues(const std::vector<std::string>& domains, const std::vector<std::vector<uint32_t>>& words,
-             const std::vector<double>& idf);
+  // `domains[i]`: record i's domain; its word ids (each once) are
+  // `words[begin[i] .. begin[i + 1])`; `idf`: by word id.
+  DomainCues(const std::vector<std::string>& domains, const std::vector<uint32_t>& begin,
+             const std::vector<uint32_t>& words, const std::vector<double>& idf);
+  const std::vector<std::string>& names() const { return names_; }
 
   // Per domain (DomainOf's numbering), the text's affinity, scaled so that
   // the strongest domain has 1; all 0 when no word points anywhere.
@@ -64,15 +66,24 @@ class DomainCues {
  private:
   std::vector<std::string> names_;
   std::vector<uint16_t> record_domain_;
-  // Word id -> (domain, the word's share of that domain's records), the
-  // shares of one word summing to 1.
-  std::vector<std::vector<std::pair<uint16_t, float>>> by_word_;
+  // Word id w -> (domain, the word's share of that domain's records), the
+  // shares of one word summing to 1: by_word_[by_word_begin_[w] ..
+  // by_word_begin_[w + 1]). (Flat: built at every start.)
+  std::vector<uint32_t> by_word_begin_;
+  std::vector<std::pair<uint16_t, float>> by_word_;
   std::vector<double> idf_;
 };
 
 class SignatureIndex {
  public:
+  // Reads every record (tens of milliseconds on the 2,522-record corpus).
   explicit SignatureIndex(const KnowledgeBase& kb);
+
+  // The index of `kb` from the cache folder `cache_dir` when a file there
+  // was written for the same records by the same word rules and checks out
+  // whole; otherwise built, and written there for the next start ("" for
+  // no cache). Loading costs a fraction of building (signature_cache.cc).
+  static std::unique_ptr<SignatureIndex> Open(const KnowledgeBase& kb, const std::string& cache_dir);
 
   // The words of `text` with this index's weights.
   LineWords Words(std::string_view text) const;
@@ -118,6 +129,15 @@ class SignatureIndex {
                                                       double min_similarity) const;
 
  private:
+  SignatureIndex() = default;
+  // Everything computed from the words each record has: idf, weights,
+  // postings and domain cues. `domains`: each record's domain.
+  void Derive(const std::vector<std::string>& domains);
+  // The cache file's content and its inverse (signature_cache.cc).
+  std::string Serialize() const;
+  static std::unique_ptr<SignatureIndex> Deserialize(const KnowledgeBase& kb, std::string_view bytes);
+  static uint64_t ContentKey(const KnowledgeBase& kb);
+
   // Weighted overlap of the words with record i's ids in [begin, end).
   double Shared(const LineWords& words, const std::vector<uint32_t>& ids, uint32_t begin, uint32_t end) const;
   double F1(double shared, double record_weight, double text_weight) const;
@@ -142,7 +162,9 @@ class SignatureIndex {
   // code_ids_list_[code_begin_[i] .. code_begin_[i + 1]), ascending.
   std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> code_ids_;
   std::vector<uint32_t> code_df_, code_ids_list_, code_begin_;
-  std::vector<std::vector<uint32_t>> postings_;  // by word id, over all ids; empty for common words
+  // Word id w's records (for the words few records have):
+  // postings_[postings_begin_[w] .. postings_begin_[w + 1]).
+  std::vector<uint32_t> postings_begin_, postings_;
   DomainCues cues_;
 };
 
