@@ -28,6 +28,7 @@ Candidate Start(const Engine& engine, std::size_t r, const LineWords& words, std
   // Until the surroundings are known, the line is its own context.
   f.context = f.recall;
   f.names_agree = engine.signatures().CodesAgree(words, r) ? 1 : 0;
+  f.names_conflict = engine.signatures().CodesConflict(words, r) ? 1 : 0;
   f.confidence = c.match.record->confidence.value_or(0.5);
   f.env = EnvFeature(*c.match.record, options.env, *text_env, nullptr);
   c.text_env = text_env;

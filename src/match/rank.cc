@@ -199,14 +199,14 @@ static_assert(kRankWeights.size() == kFeatureCount, "rank_model.inc was written 
 std::array<double, kFeatureCount> FeatureValues(const Features& f) {
   return {f.specificity, f.coverage, f.similarity, f.recall,     f.context,     f.domain,
           f.regex,       f.confidence, f.env,      f.names_agree, f.closeness,
-          f.fuzzy_alone, f.explained};
+          f.fuzzy_alone, f.explained,  f.names_conflict};
 }
 
 const std::array<const char*, kFeatureCount>& FeatureNames() {
   static const std::array<const char*, kFeatureCount> names = {
       "specificity", "coverage", "similarity", "recall", "context",     "domain",
       "regex",       "confidence", "env",    "names_agree", "closeness",
-      "fuzzy_alone", "explained"};
+      "fuzzy_alone", "explained",  "names_conflict"};
   return names;
 }
 
@@ -229,12 +229,12 @@ std::vector<ScoreFactor> ExplainFeatures(const Features& f, const std::string& e
   static const std::array<const char*, kFeatureCount> details = {
       "branch literals", "line covered",  "reads like sig", "record words",  "words around",
       "domain of text",  "pattern hit",   "record's own",   "",              "same error name",
-      "near the sig",    "one-line fuzzy", "line explained"};
+      "near the sig",    "one-line fuzzy", "line explained", "other code"};
   const auto v = FeatureValues(f);
   std::vector<ScoreFactor> why;
   why.reserve(kFeatureCount);
   for (std::size_t i = 0; i < kFeatureCount; ++i) {
-    if (v[i] * kRankWeights[i] == 0) continue;  // what adds nothing explains nothing
+    if (v[i] == 0) continue;  // what was not seen explains nothing (a zero weight is shown: it was seen)
     why.push_back({FeatureNames()[i], v[i], kRankWeights[i], std::string_view(FeatureNames()[i]) == "env" ? env_detail : details[i]});
   }
   return why;

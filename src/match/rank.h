@@ -40,6 +40,9 @@ struct Features {
   // 1 when the text names an error the record names too (a status, a code,
   // an exception class: SignatureIndex::CodesAgree).
   double names_agree = 0;
+  // 1 when the line names a numbered code of a family the record names
+  // others of (TS2403 against a TS2322 record: CodesConflict).
+  double names_conflict = 0;
   // How far above half the line's similarity is: (similarity - 0.5) / 0.5,
   // 0 below. A line that all but repeats a signature is far stronger
   // evidence than the straight similarity weight says.
@@ -54,7 +57,7 @@ struct Features {
   double explained = 0;
 };
 
-inline constexpr std::size_t kFeatureCount = 13;
+inline constexpr std::size_t kFeatureCount = 14;
 std::array<double, kFeatureCount> FeatureValues(const Features& f);
 // "specificity", "coverage", ... in FeatureValues' order.
 const std::array<const char*, kFeatureCount>& FeatureNames();
@@ -70,8 +73,8 @@ double Confidence(double logit);
 double DefaultMinConfidence();
 double DefaultListConfidence();
 
-// The features that add to a score, as the reasons behind it, each with its
-// value, its weight and what it was measured from.
+// The features the text showed (those not 0), as the reasons behind a
+// score, each with its value, its weight and what it was measured from.
 std::vector<ScoreFactor> ExplainFeatures(const Features& f, const std::string& env_detail);
 
 // HitEvidence::message_bytes for a line: its length, leading blanks aside.

@@ -13,6 +13,15 @@ std::size_t SignatureIndex::Hash::operator()(std::string_view s) const { return 
 
 namespace {
 
+// The family of a numbered code: its letters before the first digit
+// ("ts2307" -> "ts", "e0382" -> "e"); empty when it has no number.
+std::string_view CodeFamily(std::string_view code) {
+  std::size_t letters = 0;
+  while (letters < code.size() && code[letters] >= 'a' && code[letters] <= 'z') ++letters;
+  if (letters == 0 || letters == code.size() || code[letters] < '0' || code[letters] > '9') return {};
+  return code.substr(0, letters);
+}
+
 // A word in more records than this carries little meaning for retrieval;
 // it still counts in the measures through its (low) weight, but does not
 // propose candidates.
@@ -180,6 +189,18 @@ void SignatureIndex::Derive(const std::vector<std::string>& domains) {
     }
     all_weight_.push_back(w);
   }
+  // Code families, from the codes' own names.
+  family_ids_.clear();
+  code_family_.assign(code_ids_.size(), UINT32_MAX);
+  for (const auto& [code, id] : code_ids_) {
+    std::string_view family = CodeFamily(code);
+    if (family.empty()) continue;
+    auto it = family_ids_.find(family);
+    if (it == family_ids_.end()) {
+      it = family_ids_.emplace(std::string(family), static_cast<uint32_t>(family_ids_.size())).first;
+    }
+    code_family_[id] = it->second;
+  }
   // A domain's cue words: every word of its records, and its own name.
   std::vector<uint32_t> cue_begin{0}, cue_words;
   cue_words.reserve(all_ids_.size() + n_records);
@@ -213,6 +234,9 @@ LineWords SignatureIndex::Words(std::string_view text) const {
       [&](std::string_view c) {
         auto it = code_ids_.find(c);
         if (it != code_ids_.end() && code_df_[it->second] <= max_df) w.codes.push_back(it->second);
+        std::string_view family = CodeFamily(c);
+        if (family.empty()) return;
+        if (auto f = family_ids_.find(family); f != family_ids_.end()) w.code_families.push_back(f->second);
       });
   std::sort(w.known.begin(), w.known.end());
   w.known.erase(std::unique(w.known.begin(), w.known.end()), w.known.end());
@@ -221,6 +245,8 @@ LineWords SignatureIndex::Words(std::string_view text) const {
   w.weight += kUnknownWordWeight * static_cast<double>(std::unique(unknown.begin(), unknown.end()) - unknown.begin());
   std::sort(w.codes.begin(), w.codes.end());
   w.codes.erase(std::unique(w.codes.begin(), w.codes.end()), w.codes.end());
+  std::sort(w.code_families.begin(), w.code_families.end());
+  w.code_families.erase(std::unique(w.code_families.begin(), w.code_families.end()), w.code_families.end());
   return w;
 }
 
@@ -302,6 +328,16 @@ double SignatureIndex::Explained(const LineWords& words, std::size_t i) const {
 double SignatureIndex::Resemblance(const LineWords& words, std::size_t i) const {
   double all = F1(Shared(words, all_ids_, all_begin_[i], all_begin_[i + 1]), all_weight_[i], words.weight);
   return std::max(Similarity(words, i), all);
+}
+
+bool SignatureIndex::CodesConflict(const LineWords& words, std::size_t i) const {
+  if (words.code_families.empty()) return false;
+  bool same_family = false;
+  for (uint32_t k = code_begin_[i]; k < code_begin_[i + 1] && !same_family; ++k) {
+    const uint32_t f = code_family_[code_ids_list_[k]];
+    same_family = f != UINT32_MAX && std::binary_search(words.code_families.begin(), words.code_families.end(), f);
+  }
+  return same_family && !CodesAgree(words, i);
 }
 
 bool SignatureIndex::MentionsDomain(const LineWords& words, std::size_t i) const {

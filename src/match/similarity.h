@@ -40,6 +40,9 @@ struct LineWords {
   // The text's error names (MessageCodes) that some record names and few
   // do, as code ids, ascending.
   std::vector<uint32_t> codes;
+  // The families of the numbered codes the text names ("ts" for TS2403,
+  // "cs" for CS0246), known or not, as family ids, ascending.
+  std::vector<uint32_t> code_families;
 };
 
 // How much the words of a text point at each domain of the knowledge base:
@@ -117,6 +120,10 @@ class SignatureIndex {
   // an exception class: MessageCodes).
   bool CodesAgree(const LineWords& words, std::size_t i) const;
 
+  // Whether the text names a numbered code of a family record `i` names
+  // codes of, and none of the record's: TS2403 against a TS2322 record.
+  bool CodesConflict(const LineWords& words, std::size_t i) const;
+
   // Whether the words name record `i`'s domain ("cuda", "docker", ...).
   bool MentionsDomain(const LineWords& words, std::size_t i) const;
 
@@ -162,6 +169,10 @@ class SignatureIndex {
   // code_ids_list_[code_begin_[i] .. code_begin_[i + 1]), ascending.
   std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> code_ids_;
   std::vector<uint32_t> code_df_, code_ids_list_, code_begin_;
+  // Families of numbered codes (derived): by family name, and per code id
+  // (UINT32_MAX when the code has no number).
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> family_ids_;
+  std::vector<uint32_t> code_family_;
   // Word id w's records (for the words few records have):
   // postings_[postings_begin_[w] .. postings_begin_[w + 1]).
   std::vector<uint32_t> postings_begin_, postings_;

@@ -33,7 +33,7 @@ import math
 import sys
 
 FEATURES = ["specificity", "coverage", "similarity", "recall", "context", "domain", "regex",
-            "confidence", "env", "names_agree", "closeness", "fuzzy_alone", "explained"]
+            "confidence", "env", "names_agree", "closeness", "fuzzy_alone", "explained", "names_conflict"]
 # Features whose weight may not be negative: more of them can only speak
 # for a record. The record's confidence and the environment's fit are
 # priors the case set cannot teach (its texts state no environment, and a
@@ -42,6 +42,8 @@ FEATURES = ["specificity", "coverage", "similarity", "recall", "context", "domai
 NON_NEGATIVE = {"specificity", "coverage", "similarity", "recall", "context", "domain", "regex",
                 "names_agree", "closeness", "fuzzy_alone", "explained"}
 FIXED = {"confidence": 0.3, "env": 0.5}
+# Features that can only speak against a record.
+NON_POSITIVE = {"names_conflict"}
 
 
 def read_cases(spec):
@@ -114,6 +116,8 @@ def fit(cases, l2, iterations):
             w[k] -= rate * (mw[k] / (1 - beta1 ** t)) / (math.sqrt(vw[k] / (1 - beta2 ** t)) + eps)
             if FEATURES[k] in NON_NEGATIVE:
                 w[k] = max(w[k], 0.0)
+            if FEATURES[k] in NON_POSITIVE:
+                w[k] = min(w[k], 0.0)
         if t % 100 == 0:
             print(f"  iteration {t}: loss {loss:.4f}", file=sys.stderr)
     return b, w
