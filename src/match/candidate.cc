@@ -104,15 +104,23 @@ bool Listable(const Candidate& c, const MatchOptions& options) {
 }
 
 void KeepBestOf(std::vector<Candidate>* candidates, std::size_t top) {
-  std::stable_sort(candidates->begin(), candidates->end(), [](const Candidate& a, const Candidate& b) {
-    if (a.match.score != b.match.score) return a.match.score > b.match.score;
-    return a.match.record->id < b.match.record->id;
+  // Order positions, not candidates: a candidate is heavy to move.
+  std::vector<std::size_t> order(candidates->size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto& cs = *candidates;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    const Match& a = cs[x].match;
+    const Match& b = cs[y].match;
+    if (a.score != b.score) return a.score > b.score;
+    return a.record->id < b.record->id;
   });
   std::vector<Candidate> kept;
-  for (auto& c : *candidates) {
+  kept.reserve(std::min(top, order.size()));
+  for (std::size_t i : order) {
     if (kept.size() >= top) break;
-    bool seen = std::any_of(kept.begin(), kept.end(), [&](const Candidate& k) { return k.match.record == c.match.record; });
-    if (!seen) kept.push_back(std::move(c));
+    const Record* record = cs[i].match.record;
+    bool seen = std::any_of(kept.begin(), kept.end(), [&](const Candidate& k) { return k.match.record == record; });
+    if (!seen) kept.push_back(std::move((*candidates)[i]));
   }
   *candidates = std::move(kept);
 }

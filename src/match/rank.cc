@@ -13,9 +13,13 @@
 namespace kedb::match {
 namespace {
 
+// ASCII only (names of products and OSes); std::tolower asks the locale for
+// every character of the text.
 std::string Lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  }
   return out;
 }
 
