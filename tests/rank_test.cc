@@ -178,6 +178,17 @@ TEST(LineKinds, WarningsWrappersAndFailures) {
                         "Compiling error_handler.py", "tests/test_errors.py::test_raises PASSED"}) {
     EXPECT_FALSE(StatesFailure(f)) << f;
   }
+  // A passing test's name is no failure, whatever it says; a failing one is.
+  for (const char* f : {"    \u2713 shows the error state when the request fails (58 ms)",
+                        "PASS src/components/ErrorBoundary.test.ts (4.829 s)", "--- PASS: TestConnectionRefused (0.00s)",
+                        "tests/test_io.py::test_timeout_error PASSED                    [ 40%]"}) {
+    EXPECT_FALSE(StatesFailure(f)) << f;
+  }
+  for (const char* f : {"    \u2715 shows the error state when the request fails (58 ms)",
+                        "FAIL src/components/ErrorBoundary.test.ts (4.829 s)", "--- FAIL: TestConnectionRefused (0.00s)",
+                        "tests/test_io.py::test_timeout_error FAILED                    [ 40%]"}) {
+    EXPECT_TRUE(StatesFailure(f)) << f;
+  }
 }
 
 }  // namespace

@@ -355,5 +355,39 @@ TEST(Scan, BroadPatternsWaitForAProblemLineUnlessAllLines) {
   EXPECT_FALSE((*engine)->Match("NACK received on ch7", MatchOptions{}).matches.empty());
 }
 
+// A failed step keeps its failure lines and exit status, not the output
+// between them; a known error printed in between is still part of that
+// failure, while a known warning in between stands as a block of its own.
+TEST(Scan, HitsBetweenAStepsFailureLinesJoinTheStep) {
+  TempDir cache;
+  auto e = Engine::FromKnowledgeBase(
+      KnowledgeBase::FromRecords(
+          {testing::MakeRecord("t/ts1005", "error TS1005: ';' expected.", R"(TS1005: ';' expected)"),
+           testing::MakeRecord("t/utcnow", "DeprecationWarning: datetime.datetime.utcnow() is deprecated",
+                               R"(DeprecationWarning: datetime\.datetime\.utcnow\(\) is deprecated)")}),
+      cache.path().string());
+  ASSERT_TRUE(e.ok());
+  std::string log;
+  for (int i = 0; i < 30; ++i) log += "compiling module " + std::to_string(i) + "\n";
+  log += "Build failed with 1 error\n";
+  log += "  src/app.ts:4:9 - TS1005: ';' expected.\n";
+  log += "x.py:3: DeprecationWarning: datetime.datetime.utcnow() is deprecated\n";
+  log += "uploading logs\n";
+  log += "ERROR: Job failed: exit code 1\n";
+  ScanResult r = ScanText(*e.value(), log);
+  const ErrorBlock* step = nullptr;
+  const ErrorBlock* warning = nullptr;
+  for (const auto& b : r.blocks) {
+    if (b.kind == "step") step = &b;
+    if (!b.matches.empty() && b.matches[0].record->id == "t/utcnow") warning = &b;
+  }
+  ASSERT_NE(step, nullptr);
+  ASSERT_FALSE(step->matches.empty());
+  EXPECT_EQ(step->matches[0].record->id, "t/ts1005");
+  EXPECT_TRUE(step->root);
+  ASSERT_NE(warning, nullptr);
+  EXPECT_NE(warning, step);
+}
+
 }  // namespace
 }  // namespace kedb

@@ -68,8 +68,24 @@ bool IsWarningLine(std::string_view line) {
   return false;
 }
 
+// A test runner's line for a check that passed: "✓ rejects a bad token
+// (12 ms)", "PASS src/a.test.ts", "--- PASS: TestFail (0.00s)", "ok
+// example.com/pkg 0.01s", "tests/test_io.py::test_fails PASSED [ 40%]".
+// Its words are a test's name, whatever they say.
+bool ReportsPass(std::string_view line) {
+  const std::size_t b = line.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return false;
+  std::string_view t = line.substr(b);
+  for (std::string_view mark : {"\u2713", "\u2714", "\u221a", "PASS ", "PASS\t", "--- PASS:", "ok  ", "ok\t"}) {
+    if (t.starts_with(mark)) return true;
+  }
+  const std::size_t passed = t.find(" PASSED");
+  return passed != std::string_view::npos && t.find("::") < passed;
+}
+
 bool StatesFailure(std::string_view line) {
   line = line.substr(0, std::min<std::size_t>(line.size(), 400));
+  if (ReportsPass(line)) return false;
   const std::string l = Lower(line);
   static const std::array<std::string_view, 50> kWords = {
       "error",     "exception", "fatal",     "failed",       "failure",    "fail",       "fails",

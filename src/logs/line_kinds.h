@@ -18,7 +18,9 @@ bool IsWarningLine(std::string_view cleaned_line);
 // A line whose words say something failed: "error", "exception", "failed",
 // "refused", "denied", "cannot", "not found", "timed out", "killed", ...,
 // as whole words (CamelCase parts count: "ConnectionRefusedError",
-// "CrashLoopBackOff"; "liberror-perl" and "error_handler.py" do not).
+// "CrashLoopBackOff"; "liberror-perl" and "error_handler.py" do not). A
+// test runner's line for a passing test ("✓ fails on a bad token", "PASS
+// src/errors.test.ts", "--- PASS: TestFailure") says nothing failed.
 bool StatesFailure(std::string_view cleaned_line);
 
 // A line that only reports that something else failed: an exit status

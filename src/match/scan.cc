@@ -10,6 +10,7 @@
 #include "kedb/engine.h"
 #include "logs/blocks.h"
 #include "logs/line_chunker.h"
+#include "logs/line_kinds.h"
 #include "logs/preprocess.h"
 #include "logs/triggers.h"
 #include "match/candidate.h"
@@ -185,6 +186,30 @@ long FindBlock(const std::vector<Span>& spans, std::size_t first, std::size_t la
   return -1;
 }
 
+// Whether the block kept line `line` of the log in its text.
+bool Kept(const logs::Block& b, std::size_t line) {
+  auto it = std::lower_bound(b.text_lines.begin(), b.text_lines.end(), line,
+                             [](const logs::Block::TextLine& l, std::size_t n) { return l.line_no < n; });
+  return it != b.text_lines.end() && it->line_no == line;
+}
+
+// Whether a hit on line `line` (text `text`) inside block `b`'s range is
+// part of that error. A failed step's range runs from its first failure
+// line to its exit status, over output it did not keep; a known error on a
+// warning line in between is not why the step failed, and stands alone.
+bool JoinsBlock(const logs::Block& b, std::size_t line, std::string_view text) {
+  return b.kind != "step" || Kept(b, line) || !logs::IsWarningLine(text);
+}
+
+// The text of line `line` among a region's lines with hits; empty past the
+// ones kept.
+std::string_view LineOf(const std::vector<std::pair<std::size_t, std::string>>& texts, std::size_t line) {
+  for (const auto& [n, text] : texts) {
+    if (n == line) return text;
+  }
+  return {};
+}
+
 // One chunk of the log, cleaned and matched against the patterns: the part
 // of a scan that may run on any thread. What follows (error blocks,
 // ranking) needs the chunks in order.
@@ -213,8 +238,8 @@ void Engine::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
                         std::vector<Candidate>* candidates) const {
   if (found && !found->text.empty()) {
     // An error block whose lines were kept is read as a message of its own,
-    // as `kedb match` reads a paste. Hits found while streaming add what
-    // lies past the kept lines.
+    // as `kedb match` reads a paste. Hits found while streaming on lines
+    // it did not keep add to them.
     match::MessageLines m;
     m.text = found->text;
     m.starts = logs::LineStarts(found->text);
@@ -226,11 +251,13 @@ void Engine::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
     }
     m.starts.resize(m.numbers.size());
     std::vector<Candidate> own = MessageCandidates(m, options);
-    const std::size_t last_kept = found->text_lines.back().line_no;
     const match::LineWords context = signatures_->Words(found->text);
     const std::vector<double> affinity = signatures_->domains().Affinity(context);
+    // Kept lines are in order but need not be contiguous: a failed step
+    // keeps its failure lines and exit status, and the hits between them
+    // count as well.
     for (auto& c : *candidates) {
-      if (c.match.line <= last_kept) continue;
+      if (Kept(*found, c.match.line)) continue;
       match::SetContext(*this, context, affinity, &c);
       own.push_back(std::move(c));
     }
@@ -394,6 +421,10 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     for (auto& c : r.candidates) {
       long into = FindBlock(spans, c.match.line, c.match.line);
       if (into < 0 && r.count > 1) into = FindBlock(spans, r.first_line, r.last_line);
+      if (into >= 0 && static_cast<std::size_t>(into) < found_blocks.size() &&
+          !JoinsBlock(found_blocks[static_cast<std::size_t>(into)], c.match.line, LineOf(r.texts, c.match.line))) {
+        into = -1;
+      }
       if (into >= 0) {
         add_text(c.match.line, &hit_texts[static_cast<std::size_t>(into)]);
         candidates[static_cast<std::size_t>(into)].push_back(std::move(c));
