@@ -234,12 +234,23 @@ std::vector<ScoreFactor> ExplainFeatures(const Features& f, const std::string& e
       "branch literals", "line covered",  "reads like sig", "record words",  "words around",
       "domain of text",  "pattern hit",   "record's own",   "",              "same error name",
       "near the sig",    "one-line fuzzy", "line explained", "other code"};
+  static const std::size_t env = static_cast<std::size_t>(
+      std::find_if(FeatureNames().begin(), FeatureNames().end(), [](const char* n) { return std::string_view(n) == "env"; }) -
+      FeatureNames().begin());
   const auto v = FeatureValues(f);
   std::vector<ScoreFactor> why;
   why.reserve(kFeatureCount);
   for (std::size_t i = 0; i < kFeatureCount; ++i) {
     if (v[i] == 0) continue;  // what was not seen explains nothing (a zero weight is shown: it was seen)
-    why.push_back({FeatureNames()[i], v[i], kRankWeights[i], std::string_view(FeatureNames()[i]) == "env" ? env_detail : details[i]});
+    ScoreFactor& factor = why.emplace_back();
+    factor.name = FeatureNames()[i];
+    factor.value = v[i];
+    factor.weight = kRankWeights[i];
+    if (i == env) {
+      factor.detail = env_detail;
+    } else {
+      factor.detail = details[i];
+    }
   }
   return why;
 }

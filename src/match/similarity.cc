@@ -217,6 +217,7 @@ void SignatureIndex::Derive(const std::vector<std::string>& domains) {
 
 LineWords SignatureIndex::Words(std::string_view text) const {
   LineWords w;
+  w.known.reserve(32);
   // Words no record has are counted once each, told apart by their hash.
   thread_local std::vector<std::size_t> unknown;
   unknown.clear();

@@ -9,8 +9,14 @@ namespace {
 
 bool Hex(char c) { return Digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
+// Suffixes here are a few letters: compared in line, not through memcmp.
 bool EndsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+  if (s.size() < p.size()) return false;
+  const char* tail = s.data() + (s.size() - p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (tail[i] != p[i]) return false;
+  }
+  return true;
 }
 
 // Quote marks, ASCII and the typographic ones pasted text is full of, at

@@ -11,14 +11,29 @@
 
 namespace kedb::match::text_words_internal {
 
-inline bool Lower(char c) { return c >= 'a' && c <= 'z'; }
-inline bool Upper(char c) { return c >= 'A' && c <= 'Z'; }
-inline bool Digit(char c) { return c >= '0' && c <= '9'; }
-inline bool Blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+// Each byte's classes, looked up once: every byte of a message passes
+// through these tests several times (words, parts, codes, values).
+enum ByteClass : unsigned char { kLower = 1, kUpper = 2, kDigit = 4, kBlank = 8, kWordOther = 16 };
+struct ByteClasses {
+  std::array<unsigned char, 256> of{};
+  constexpr ByteClasses() {
+    for (int c = 'a'; c <= 'z'; ++c) of[static_cast<std::size_t>(c)] = kLower;
+    for (int c = 'A'; c <= 'Z'; ++c) of[static_cast<std::size_t>(c)] = kUpper;
+    for (int c = '0'; c <= '9'; ++c) of[static_cast<std::size_t>(c)] = kDigit;
+    for (char c : {' ', '\t', '\n', '\r'}) of[static_cast<unsigned char>(c)] = kBlank;
+    of['_'] = kWordOther;
+    for (std::size_t c = 0x80; c < 256; ++c) of[c] = kWordOther;
+  }
+};
+inline constexpr ByteClasses kByteClasses;
+inline unsigned char ClassOf(char c) { return kByteClasses.of[static_cast<unsigned char>(c)]; }
+
+inline bool Lower(char c) { return ClassOf(c) & kLower; }
+inline bool Upper(char c) { return ClassOf(c) & kUpper; }
+inline bool Digit(char c) { return ClassOf(c) & kDigit; }
+inline bool Blank(char c) { return ClassOf(c) & kBlank; }
 // Letters, digits, '_' and every byte of a multi-byte character.
-inline bool WordByte(char c) {
-  return Lower(c) || Upper(c) || Digit(c) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
-}
+inline bool WordByte(char c) { return ClassOf(c) & (kLower | kUpper | kDigit | kWordOther); }
 
 // A run of text between blanks that is a value, not words: a URL, a path
 // with two or more separators, or a quoted name.
