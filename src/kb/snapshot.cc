@@ -339,7 +339,7 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
   }
   w.U64(kb.size());
   for (const Record& r : kb.records()) PutRecord(&w, r);
-  w.U64(XXH3_64bits(w.str().data(), w.str().size()));
+  w.Seal();
   if (!util::WriteFileAtomically(file, w.str())) return false;
   // Only the newest snapshot of a knowledge base is ever read again.
   const std::string name = fs::path(file).filename().string();
@@ -353,10 +353,8 @@ std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key,
   if (bytes.size() < sizeof kMagic + 16 || bytes.compare(0, sizeof kMagic, std::string_view(kMagic, sizeof kMagic)) != 0) {
     return std::nullopt;
   }
-  uint64_t checksum;
-  std::memcpy(&checksum, bytes.data() + bytes.size() - 8, 8);
-  if (XXH3_64bits(bytes.data(), bytes.size() - 8) != checksum) return std::nullopt;
-  BinaryReader in(bytes.substr(sizeof kMagic, bytes.size() - sizeof kMagic - 8));
+  if (!util::Unseal(&bytes)) return std::nullopt;
+  BinaryReader in(bytes.substr(sizeof kMagic));
   RecordReader r(&in);
   if (r.Int() != key) return std::nullopt;
   LoadReport rep;

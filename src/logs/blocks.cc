@@ -362,13 +362,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
         last_python_ = Close();
         claimed = false;
       } else {
-        SetDecisive(line_no, t);
-        long index = Close();
-        if (index >= 0 && chain_from_ >= 0 && chain_from_ != index && blocks_[static_cast<std::size_t>(index)].caused_by < 0) {
-          blocks_[static_cast<std::size_t>(index)].caused_by = chain_from_;
-        }
-        chain_from_ = -1;
-        last_python_ = index;
+        CloseException(line_no, t);
       }
       break;
     }
@@ -381,13 +375,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       } else if (IsIPythonFrame(t)) {
         AddFrame(line_no, t);
       } else if (IsExceptionLine(t)) {
-        SetDecisive(line_no, t);
-        long index = Close();
-        if (index >= 0 && chain_from_ >= 0 && chain_from_ != index && blocks_[static_cast<std::size_t>(index)].caused_by < 0) {
-          blocks_[static_cast<std::size_t>(index)].caused_by = chain_from_;
-        }
-        chain_from_ = -1;
-        last_python_ = index;
+        CloseException(line_no, t);
       } else if (StartsWith(t, "During handling of the above exception") ||
                  StartsWith(t, "The above exception was the direct cause") || IsIPythonHeader(t) ||
                  line_no > current_.first_line + kMaxIPythonLines) {
@@ -655,6 +643,16 @@ void BlockSegmenter::FlushPending() {
   std::string kind = std::move(pending_kind_);
   pending_kind_.clear();
   SingleLine(kind.c_str(), pending_line_, pending_text_, pending_origin_);
+}
+
+void BlockSegmenter::CloseException(std::size_t line_no, std::string_view text) {
+  SetDecisive(line_no, text);
+  const long index = Close();
+  if (index >= 0 && chain_from_ >= 0 && chain_from_ != index && blocks_[static_cast<std::size_t>(index)].caused_by < 0) {
+    blocks_[static_cast<std::size_t>(index)].caused_by = chain_from_;
+  }
+  chain_from_ = -1;
+  last_python_ = index;
 }
 
 long BlockSegmenter::CloseStack() {

@@ -111,6 +111,9 @@ class BlockSegmenter {
   // Finishes current_: collapses it into an equal earlier block or keeps it.
   // Returns its index (or the earlier block's), -1 when dropped.
   long Close();
+  // Ends a Python or IPython traceback at its exception line `text`:
+  // Close(), linked to the traceback a chained one continued.
+  void CloseException(std::size_t line_no, std::string_view text);
   // Close() for a stack trace: links it as the cause of the trace that a
   // "Caused by:" line continued.
   long CloseStack();

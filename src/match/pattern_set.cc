@@ -176,7 +176,7 @@ void PatternSet::SaveCache(const std::string& path, uint64_t key) const {
   w.U32s(fallback_);
   w.U32s(every_line_);
   w.U32s({static_cast<uint32_t>(stats_.prefiltered), static_cast<uint32_t>(stats_.invalid)});
-  w.U64(XXH3_64bits(w.str().data(), w.str().size()));
+  w.Seal();
   // An unwritable cache only costs time. Older databases (of edited
   // knowledge bases) are pruned beyond a few.
   if (util::WriteFileAtomically(path, w.str())) {
@@ -190,10 +190,9 @@ bool PatternSet::LoadCache(const std::string& path, uint64_t key) {
   if (bytes.size() < sizeof kCacheMagic + 16 || std::memcmp(bytes.data(), kCacheMagic, sizeof kCacheMagic) != 0) {
     return false;
   }
-  uint64_t checksum;
-  std::memcpy(&checksum, bytes.data() + bytes.size() - 8, 8);
-  if (XXH3_64bits(bytes.data(), bytes.size() - 8) != checksum) return false;
-  util::BinaryReader r(std::string_view(bytes).substr(sizeof kCacheMagic, bytes.size() - sizeof kCacheMagic - 8));
+  std::string_view sealed = bytes;
+  if (!util::Unseal(&sealed)) return false;
+  util::BinaryReader r(sealed.substr(sizeof kCacheMagic));
   // Indexes must stay in range whatever the file says.
   auto in_range = [&](const std::vector<uint32_t>& v) {
     return std::all_of(v.begin(), v.end(), [&](uint32_t p) { return p < patterns_.size(); });

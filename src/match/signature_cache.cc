@@ -122,16 +122,12 @@ std::string SignatureIndex::Serialize() const {
   w.Bytes(blob);
   w.U32s(ends);
   w.U32s(record_domain);
-  w.U64(XXH3_64bits(w.str().data(), w.str().size()));
+  w.Seal();
   return std::move(w.str());
 }
 
 std::unique_ptr<SignatureIndex> SignatureIndex::Deserialize(const KnowledgeBase& kb, std::string_view bytes) {
-  if (bytes.size() < 8) return nullptr;
-  uint64_t checksum;
-  std::memcpy(&checksum, bytes.data() + bytes.size() - 8, 8);
-  bytes.remove_suffix(8);
-  if (XXH3_64bits(bytes.data(), bytes.size()) != checksum) return nullptr;
+  if (!util::Unseal(&bytes)) return nullptr;
   util::BinaryReader r(bytes);
   std::unique_ptr<SignatureIndex> index(new SignatureIndex());
   SignatureIndex& x = *index;

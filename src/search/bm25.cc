@@ -111,16 +111,12 @@ std::string Bm25Index::Serialize() const {
   w.U32s(FloatBits(tfs_));
   w.U32s(FloatBits(doc_length_));
   w.F64(average_length_);
-  w.U64(XXH3_64bits(w.str().data(), w.str().size()));
+  w.Seal();
   return std::move(w.str());
 }
 
 std::unique_ptr<Bm25Index> Bm25Index::Deserialize(const KnowledgeBase& kb, std::string_view bytes) {
-  if (bytes.size() < 8) return nullptr;
-  uint64_t checksum;
-  std::memcpy(&checksum, bytes.data() + bytes.size() - 8, 8);
-  bytes.remove_suffix(8);
-  if (XXH3_64bits(bytes.data(), bytes.size()) != checksum) return nullptr;
+  if (!util::Unseal(&bytes)) return nullptr;
   util::BinaryReader r(bytes);
   std::string_view format, blob;
   std::vector<uint32_t> ends, tfs, lengths;

@@ -5,12 +5,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 namespace kedb::util {
 namespace fs = std::filesystem;
+
+void BinaryWriter::Seal() { U64(XXH3_64bits(out_.data(), out_.size())); }
+
+bool Unseal(std::string_view* bytes) {
+  if (bytes->size() < sizeof(uint64_t)) return false;
+  uint64_t checksum;
+  std::memcpy(&checksum, bytes->data() + bytes->size() - sizeof checksum, sizeof checksum);
+  bytes->remove_suffix(sizeof checksum);
+  return XXH3_64bits(bytes->data(), bytes->size()) == checksum;
+}
 
 bool WriteFileAtomically(const std::string& path, std::string_view bytes) {
   std::error_code ec;

@@ -25,6 +25,8 @@ class BinaryWriter {
     out_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(uint32_t));
   }
   void Raw(std::string_view b) { out_.append(b); }
+  // Appends the checksum of everything written so far (see Unseal).
+  void Seal();
   std::string& str() { return out_; }
 
  private:
@@ -71,6 +73,10 @@ class BinaryReader {
   }
   std::string_view b_;
 };
+
+// Whether `bytes` ends in the checksum BinaryWriter::Seal wrote over the rest;
+// if so, `*bytes` loses it. A damaged or foreign cache fails here.
+bool Unseal(std::string_view* bytes);
 
 // Writes `bytes` to `path` through a temporary file and a rename, so that a
 // reader never sees half a file. False when it cannot (a cache that cannot be
