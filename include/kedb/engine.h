@@ -30,6 +30,7 @@ class SignatureIndex;
 struct Candidate;
 struct LineWords;
 struct MessageLines;
+struct Neighbour;
 }
 
 struct OpenOptions {
@@ -74,12 +75,12 @@ class Engine {
  private:
   Engine() = default;
   const search::Bm25Index& SearchIndex() const;
-  // Records a line reads like (signature similarity at least
-  // kFuzzyMinSimilarity), best first: from the signature index, and with
-  // `with_search` also from BM25 search over every field, which widens the
-  // net when no pattern fired.
-  std::vector<std::pair<std::size_t, double>> FuzzyRecords(std::string_view line, const match::LineWords& words,
-                                                           std::size_t k, bool with_search) const;
+  // Records a line reads like (resemblance at least kFuzzyMinSimilarity),
+  // best first: from the signature index, and with `with_search` also from
+  // BM25 search over every field, which widens the net when no pattern
+  // fired.
+  std::vector<match::Neighbour> FuzzyRecords(std::string_view line, const match::LineWords& words, std::size_t k,
+                                             bool with_search) const;
   // Every candidate record of one message (a pasted text, or an error
   // block of a log), each scored in the context of the whole message: what
   // Match reports, before the best are kept.

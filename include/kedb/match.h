@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,7 +33,9 @@ struct MatchOptions {
 // One reason behind a score: a factor in [0,1] (env fit in [-1,1]), its
 // weight in the score, and what it was measured from.
 struct ScoreFactor {
-  std::string name;    // "specificity", "coverage", "similarity", "domain", "env", ...
+  // "specificity", "coverage", "similarity", "domain", "env", ...: one of a
+  // fixed set of names, held for the life of the program.
+  std::string_view name;
   double value = 0;
   double weight = 0;
   std::string detail;

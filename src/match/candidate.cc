@@ -13,14 +13,13 @@ void Score(Candidate* c) {
 }
 
 // What every candidate measures alike: the line, the record, the user.
-Candidate Start(const Engine& engine, std::size_t r, const LineWords& words, std::size_t line_number,
-                const MatchOptions& options, const TextEnv& text_env) {
+Candidate Start(const Engine& engine, std::size_t r, const WordMeasures& measures, const LineWords& words,
+                std::size_t line_number, const MatchOptions& options, const TextEnv& text_env) {
   Candidate c;
   c.record = r;
   c.match.record = &engine.kb().records()[r];
   c.match.line = line_number;
   Features& f = c.features;
-  const SignatureIndex::Measures measures = engine.signatures().Measure(words, r);
   f.similarity = measures.similarity;
   f.closeness = std::max(0.0, (f.similarity - 0.5) / 0.5);
   f.recall = measures.recall;
@@ -37,12 +36,18 @@ Candidate Start(const Engine& engine, std::size_t r, const LineWords& words, std
 
 }  // namespace
 
+TextEnv TextEnvOf(std::string_view text) {
+  static const TextEnv kNone = std::make_shared<const std::vector<EnvPair>>();
+  std::vector<EnvPair> env = EnvFromText(text);
+  return env.empty() ? kNone : std::make_shared<const std::vector<EnvPair>>(std::move(env));
+}
+
 Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view line, const LineWords& words,
                     std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
                     const TextEnv& text_env) {
   const PatternSet& set = engine.patterns();
   const uint32_t p = lh.pattern;
-  Candidate c = Start(engine, p, words, line_number, options, text_env);
+  Candidate c = Start(engine, p, engine.signatures().Measure(words, p), words, line_number, options, text_env);
   Match& m = c.match;
   // The confirmation found the span; only groups need a second search.
   const Span span = lh.span;
@@ -68,10 +73,10 @@ Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view li
   return c;
 }
 
-Candidate MakeFuzzyMatch(const Engine& engine, std::size_t r, std::string_view line, const LineWords& words,
+Candidate MakeFuzzyMatch(const Engine& engine, const Neighbour& found, std::string_view line, const LineWords& words,
                          std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
                          const TextEnv& text_env) {
-  Candidate c = Start(engine, r, words, line_number, options, text_env);
+  Candidate c = Start(engine, found.record, found.measures, words, line_number, options, text_env);
   c.match.kind = "fuzzy";
   c.match.begin = line_offset;
   c.match.end = line_offset + line.size();
@@ -105,14 +110,18 @@ bool Listable(const Candidate& c, const MatchOptions& options) {
 
 void KeepBestOf(std::vector<Candidate>* candidates, std::size_t top) {
   // Order positions, not candidates: a candidate is heavy to move.
-  std::vector<std::size_t> order(candidates->size());
+  thread_local std::vector<std::size_t> order;
+  order.resize(candidates->size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   const auto& cs = *candidates;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+  // Ties keep their order (the position decides last), without the buffer
+  // a stable sort asks for.
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
     const Match& a = cs[x].match;
     const Match& b = cs[y].match;
     if (a.score != b.score) return a.score > b.score;
-    return a.record->id < b.record->id;
+    if (a.record != b.record) return a.record->id < b.record->id;
+    return x < y;
   });
   std::vector<Candidate> kept;
   kept.reserve(std::min(top, order.size()));
@@ -139,8 +148,9 @@ std::vector<Match> Explain(std::vector<Candidate>&& kept, const MatchOptions& op
   std::vector<Match> out;
   out.reserve(kept.size());
   for (auto& c : kept) {
+    // What the versions were compared with is told only when they counted.
     std::string env_detail;
-    EnvFeature(*c.match.record, options.env, *c.text_env, &env_detail);
+    if (c.features.env != 0) EnvFeature(*c.match.record, options.env, *c.text_env, &env_detail);
     c.match.why = ExplainFeatures(c.features, env_detail);
     out.push_back(std::move(c.match));
   }

@@ -37,6 +37,8 @@ struct Candidate {
 };
 
 using TextEnv = std::shared_ptr<const std::vector<EnvPair>>;
+// EnvFromText(text), shared; texts that name no version share one empty list.
+TextEnv TextEnvOf(std::string_view text);
 
 // A confirmed hit of a pattern on `line`; `line_offset` is where the line's
 // text starts in the whole input.
@@ -44,9 +46,9 @@ Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view li
                     std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
                     const TextEnv& text_env);
 
-// A candidate no pattern confirmed, found because the line reads like record
-// `r` (SignatureIndex::Nearest).
-Candidate MakeFuzzyMatch(const Engine& engine, std::size_t r, std::string_view line, const LineWords& words,
+// A candidate no pattern confirmed, found because the line (its `words`)
+// reads like a record (SignatureIndex::Nearest measured how much).
+Candidate MakeFuzzyMatch(const Engine& engine, const Neighbour& found, std::string_view line, const LineWords& words,
                          std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
                          const TextEnv& text_env);
 

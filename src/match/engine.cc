@@ -97,10 +97,12 @@ std::vector<Candidate> Engine::MessageCandidates(const match::MessageLines& m, c
   const bool short_message = starts.size() <= kShortMessageLines;
   const std::vector<bool> problem = short_message ? std::vector<bool>() : ProblemLines(text, starts, m.marks);
   std::vector<match::LineHit> hits;
+  hits.reserve(8);
   patterns_->Scan(text, starts, &hits);
-  const match::TextEnv text_env = std::make_shared<const std::vector<EnvPair>>(match::EnvFromText(text));
+  const match::TextEnv text_env = match::TextEnvOf(text);
   std::vector<bool> regex_hit(kb_.size(), false);
   std::vector<Candidate> candidates;
+  candidates.reserve(hits.size() + 2 * options.top);
   // The lines that may name an error, for the candidates of the whole message.
   std::vector<std::pair<std::size_t, match::LineWords>> fuzzy_lines;
   std::size_t h = 0;
@@ -117,10 +119,9 @@ std::vector<Candidate> Engine::MessageCandidates(const match::MessageLines& m, c
     }
     if (!fuzzy) continue;
     // With no pattern fired anywhere, search widens the net (first lines only).
-    for (auto [r, sim] : FuzzyRecords(line, words, options.top, hits.empty() && i < kSearchLinesPerMessage)) {
-      if (regex_hit[r]) continue;
-      candidates.push_back(
-          MakeFuzzyMatch(*this, r, line, words, m.origins[i], m.numbers[i], options, text_env));
+    for (const match::Neighbour& n : FuzzyRecords(line, words, options.top, hits.empty() && i < kSearchLinesPerMessage)) {
+      if (regex_hit[n.record]) continue;
+      candidates.push_back(MakeFuzzyMatch(*this, n, line, words, m.origins[i], m.numbers[i], options, text_env));
     }
     fuzzy_lines.emplace_back(i, std::move(words));
   }
@@ -129,20 +130,22 @@ std::vector<Candidate> Engine::MessageCandidates(const match::MessageLines& m, c
   // whole: such records are offered on the line that reads most like them.
   // (A message of one line is its own context: its words are known.)
   const bool one_line = starts.size() == 1 && fuzzy_lines.size() == 1;
-  const match::LineWords context = one_line
-                                       ? fuzzy_lines.front().second
-                                       : signatures_->Words(text.substr(0, std::min(text.size(), kContextBytes)));
+  match::LineWords whole;
+  if (!one_line) whole = signatures_->Words(text.substr(0, std::min(text.size(), kContextBytes)));
+  const match::LineWords& context = one_line ? fuzzy_lines.front().second : whole;
   if (starts.size() > 1 && !fuzzy_lines.empty()) {
-    for (auto [r, sim] : signatures_->Nearest(context, options.top, match::kFuzzyMinSimilarity)) {
+    for (const match::Neighbour& whole_text : signatures_->Nearest(context, options.top, match::kFuzzyMinSimilarity)) {
+      const std::size_t r = whole_text.record;
       if (regex_hit[r]) continue;
       const auto* best = &fuzzy_lines.front();
-      double best_sim = -1;
+      match::Neighbour on_line{r, {}};
+      on_line.measures.resemblance = -1;
       for (const auto& fl : fuzzy_lines) {
-        double s = signatures_->Resemblance(fl.second, r);
-        if (s > best_sim) best = &fl, best_sim = s;
+        const match::WordMeasures measures = signatures_->Measure(fl.second, r);
+        if (measures.resemblance > on_line.measures.resemblance) best = &fl, on_line.measures = measures;
       }
       const std::size_t i = best->first;
-      candidates.push_back(MakeFuzzyMatch(*this, r, logs::LineText(text, starts, i), best->second, m.origins[i],
+      candidates.push_back(MakeFuzzyMatch(*this, on_line, logs::LineText(text, starts, i), best->second, m.origins[i],
                                           m.numbers[i], options, text_env));
     }
   }
@@ -201,18 +204,19 @@ const search::Bm25Index& Engine::SearchIndex() const {
   return *search_;
 }
 
-std::vector<std::pair<std::size_t, double>> Engine::FuzzyRecords(std::string_view line, const match::LineWords& words,
-                                                                 std::size_t k, bool with_search) const {
+std::vector<match::Neighbour> Engine::FuzzyRecords(std::string_view line, const match::LineWords& words,
+                                                   std::size_t k, bool with_search) const {
   auto out = signatures_->Nearest(words, k, match::kFuzzyMinSimilarity);
   if (!with_search) return out;
   for (const auto& hit : SearchIndex().Search(line, k)) {
-    bool known = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.first == hit.record; });
+    bool known = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.record == hit.record; });
     if (known) continue;
-    double sim = signatures_->Resemblance(words, hit.record);
-    if (sim >= match::kFuzzyMinSimilarity) out.emplace_back(hit.record, sim);
+    match::Neighbour n{hit.record, signatures_->Measure(words, hit.record)};
+    if (n.measures.resemblance >= match::kFuzzyMinSimilarity) out.push_back(n);
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
+    const double x = a.measures.resemblance, y = b.measures.resemblance;
+    return x != y ? x > y : a.record < b.record;
   });
   if (out.size() > k) out.resize(k);
   return out;

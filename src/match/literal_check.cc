@@ -31,25 +31,26 @@ void LineLiterals::Reset(std::string_view folded_line) {
   searches_ = 0;
   pairs_built_ = false;
   if (++epoch_ == 0) {  // wrapped: forget everything
-    std::fill(stamp_.begin(), stamp_.end(), 0);
+    std::fill(seen_.begin(), seen_.end(), Seen{});
     epoch_ = 1;
   }
 }
 
 bool LineLiterals::Has(uint32_t id, std::string_view literal) {
-  if (id >= stamp_.size()) {
-    stamp_.resize(id + 1, 0);
-    value_.resize(id + 1, 0);
+  if (id >= seen_.size()) {
+    // Ids are dense and asked in no order: grow in steps, not by one.
+    seen_.resize(std::max<std::size_t>({id + 1, 2 * seen_.size(), 64}));
   }
-  if (stamp_[id] != epoch_) {
-    stamp_[id] = epoch_;
+  Seen& seen = seen_[id];
+  if (seen.epoch != epoch_) {
+    seen.epoch = epoch_;
     // Most candidate lines are asked about a few literals: a plain search
     // (tens of nanoseconds) is cheaper than building the bitmap, which pays
     // off only when many are asked.
     if (!pairs_built_ && ++searches_ > kSearchesBeforePairs) BuildPairs();
-    value_[id] = (!pairs_built_ || MayContain(literal)) && line_.find(literal) != std::string_view::npos;
+    seen.found = (!pairs_built_ || MayContain(literal)) && line_.find(literal) != std::string_view::npos;
   }
-  return value_[id] != 0;
+  return seen.found;
 }
 
 void LineLiterals::BuildPairs() {

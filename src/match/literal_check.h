@@ -59,8 +59,12 @@ class LineLiterals {
   bool pairs_built_ = false;
   uint64_t pairs_[kPairBits / 64] = {};
   uint32_t epoch_ = 0;
-  std::vector<uint32_t> stamp_;  // epoch_ when value_ is for this line
-  std::vector<uint8_t> value_;
+  // By literal id: whether the line has it, known when `epoch` is epoch_.
+  struct Seen {
+    uint32_t epoch = 0;
+    bool found = false;
+  };
+  std::vector<Seen> seen_;
 };
 
 class LiteralCheck {

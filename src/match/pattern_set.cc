@@ -239,7 +239,9 @@ class PatternSet::LineConfirmer {
  public:
   LineConfirmer(const PatternSet& set, std::string_view text, const std::vector<std::size_t>& line_starts,
                 std::vector<LineHit>* hits)
-      : set_(set), text_(text), starts_(line_starts), hits_(hits) {}
+      : set_(set), text_(text), starts_(line_starts), hits_(hits) {
+    patterns_.reserve(32);  // one allocation for the candidates of most lines
+  }
 
   // Line `line` holds literals `lits` (repeats allowed) and is a candidate
   // for the patterns of `extra`.

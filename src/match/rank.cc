@@ -23,6 +23,26 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
+// Whether `text` holds `word` (lower-case letters) in any case. Each case
+// of the first letter is found by memchr, so a text is not copied.
+bool ContainsIgnoringCase(std::string_view text, std::string_view word) {
+  if (word.empty() || text.size() < word.size()) return false;
+  auto rest_matches = [&](std::size_t at) {
+    for (std::size_t k = 1; k < word.size(); ++k) {
+      const char c = text[at + k];
+      if (c != word[k] && c != static_cast<char>(word[k] - 32)) return false;
+    }
+    return true;
+  };
+  const std::size_t last = text.size() - word.size();
+  for (const char first : {word[0], static_cast<char>(word[0] - 32)}) {
+    for (std::size_t at = text.find(first); at != std::string_view::npos && at <= last; at = text.find(first, at + 1)) {
+      if (rest_matches(at)) return true;
+    }
+  }
+  return false;
+}
+
 // Product names as users and records write them -> one key.
 std::string Product(std::string_view name) {
   static const std::map<std::string, std::string, std::less<>> kAliases = {
@@ -115,7 +135,14 @@ std::vector<EnvPair> EnvFromText(std::string_view text) {
   static const auto kVersion = Pcre2Regex::Compile(
       R"((?<![\w.-])(py)?(torch|tensorflow|cudnn|cuda|nccl|jax|jaxlib|python|mxnet|transformers|accelerate|keras)[ =:v/_-]{0,3}(\d+(?:\.\d+){1,3}))");
   std::vector<EnvPair> out;
-  if (const auto* re = std::get_if<Pcre2Regex>(&kVersion)) {
+  // Every version the pattern reads has a dot between digits; most
+  // messages have none, and need not be searched.
+  bool dotted = false;
+  for (std::size_t i = 1; i + 1 < text.size() && !dotted; ++i) {
+    dotted = text[i] == '.' && text[i - 1] >= '0' && text[i - 1] <= '9' && text[i + 1] >= '0' && text[i + 1] <= '9';
+  }
+  const auto* re = dotted ? std::get_if<Pcre2Regex>(&kVersion) : nullptr;
+  if (re) {
     std::string_view rest = text;
     while (!rest.empty() && out.size() < 16) {
       auto groups = re->Captures(rest);
@@ -128,9 +155,9 @@ std::vector<EnvPair> EnvFromText(std::string_view text) {
       rest.remove_prefix(std::max(e, b + 1));
     }
   }
-  std::string lower = Lower(text.substr(0, std::min<std::size_t>(text.size(), 1 << 16)));
-  for (const char* os : {"windows", "macos", "darwin", "ubuntu", "linux"}) {
-    if (lower.find(os) != std::string::npos) {
+  const std::string_view head = text.substr(0, std::min<std::size_t>(text.size(), 1 << 16));
+  for (std::string_view os : {"windows", "macos", "darwin", "ubuntu", "linux"}) {
+    if (ContainsIgnoringCase(head, os)) {
       out.push_back({"os", NormalOs(os)});
       break;
     }
@@ -227,30 +254,26 @@ double DefaultMinConfidence() { return kMinConfidence; }
 double DefaultListConfidence() { return kListConfidence; }
 
 std::vector<ScoreFactor> ExplainFeatures(const Features& f, const std::string& env_detail) {
-  // Short enough to be kept inside a std::string without allocating: a
-  // match is explained each time it is reported, and README, "How
-  // matching works", says what each factor measures.
-  static const std::array<const char*, kFeatureCount> details = {
+  // Short enough to be kept inside a std::string without allocating, and
+  // copied with their lengths known: a match is explained each time it is
+  // reported. README, "How matching works", says what each factor measures.
+  static constexpr std::array<std::string_view, kFeatureCount> details = {
       "branch literals", "line covered",  "reads like sig", "record words",  "words around",
       "domain of text",  "pattern hit",   "record's own",   "",              "same error name",
       "near the sig",    "one-line fuzzy", "line explained", "other code"};
-  static const std::size_t env = static_cast<std::size_t>(
-      std::find_if(FeatureNames().begin(), FeatureNames().end(), [](const char* n) { return std::string_view(n) == "env"; }) -
-      FeatureNames().begin());
+  static const std::array<std::string_view, kFeatureCount> names = [] {
+    std::array<std::string_view, kFeatureCount> n;
+    for (std::size_t i = 0; i < kFeatureCount; ++i) n[i] = FeatureNames()[i];
+    return n;
+  }();
+  static const std::size_t env = static_cast<std::size_t>(std::find(names.begin(), names.end(), "env") - names.begin());
   const auto v = FeatureValues(f);
   std::vector<ScoreFactor> why;
   why.reserve(kFeatureCount);
   for (std::size_t i = 0; i < kFeatureCount; ++i) {
     if (v[i] == 0) continue;  // what was not seen explains nothing (a zero weight is shown: it was seen)
-    ScoreFactor& factor = why.emplace_back();
-    factor.name = FeatureNames()[i];
-    factor.value = v[i];
-    factor.weight = kRankWeights[i];
-    if (i == env) {
-      factor.detail = env_detail;
-    } else {
-      factor.detail = details[i];
-    }
+    why.push_back(ScoreFactor{names[i], v[i], kRankWeights[i],
+                              i == env ? env_detail : std::string(details[i])});
   }
   return why;
 }

@@ -269,9 +269,9 @@ void Engine::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
   // and the lines with hits.
   if (candidates->empty() && !block.decisive.empty()) {
     match::LineWords words = signatures_->Words(block.decisive);
-    const match::TextEnv text_env = std::make_shared<const std::vector<EnvPair>>(match::EnvFromText(block.decisive));
-    for (auto [r, sim] : FuzzyRecords(block.decisive, words, options.top, /*with_search=*/true)) {
-      Candidate c = match::MakeFuzzyMatch(*this, r, block.decisive, words, 0, block.decisive_line, options, text_env);
+    const match::TextEnv text_env = match::TextEnvOf(block.decisive);
+    for (const match::Neighbour& n : FuzzyRecords(block.decisive, words, options.top, /*with_search=*/true)) {
+      Candidate c = match::MakeFuzzyMatch(*this, n, block.decisive, words, 0, block.decisive_line, options, text_env);
       if (block.first_line == block.last_line) c.features.fuzzy_alone = 1;
       candidates->push_back(std::move(c));
     }
@@ -318,7 +318,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
         continue;
       }
       // Versions named on the line itself inform the ranking.
-      const match::TextEnv text_env = std::make_shared<const std::vector<EnvPair>>(match::EnvFromText(line));
+      const match::TextEnv text_env = match::TextEnvOf(line);
       match::LineWords words = signatures_->Words(line);
       std::vector<Candidate> found;
       const std::size_t origin = c.first_offset + c.cleaned.origins[li];

@@ -285,8 +285,11 @@ double SignatureIndex::F1(double shared, double record_weight, double text_weigh
 }
 
 SignatureIndex::Measures SignatureIndex::Measure(const LineWords& words, std::size_t i) const {
+  return MeasureSharing(words, i, Shared(words, all_ids_, all_begin_[i], all_begin_[i + 1]));
+}
+
+SignatureIndex::Measures SignatureIndex::MeasureSharing(const LineWords& words, std::size_t i, double all) const {
   Measures m;
-  const double all = Shared(words, all_ids_, all_begin_[i], all_begin_[i + 1]);
   if (all_weight_[i] > 0) m.recall = all / all_weight_[i];
   if (words.weight > 0) m.explained = std::min(1.0, all / words.weight);
   if (all <= 0) return m;  // no word in common with any of its phrases either
@@ -346,8 +349,9 @@ bool SignatureIndex::MentionsDomain(const LineWords& words, std::size_t i) const
   return d != UINT32_MAX && std::binary_search(words.known.begin(), words.known.end(), std::make_pair(d, idf_[d]));
 }
 
-std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const LineWords& words, std::size_t k,
-                                                                     double min_similarity) const {
+std::vector<Neighbour> SignatureIndex::Nearest(const LineWords& words, std::size_t k,
+                                                double min_similarity) const {
+  if (k == 0) return {};
   // Shared weight through the postings of the rarer words; common words are
   // not posted, so this underestimates the overlap, and the best few by
   // this estimate are then scored exactly.
@@ -364,27 +368,42 @@ std::vector<std::pair<std::size_t, double>> SignatureIndex::Nearest(const LineWo
       shared[r] += idf;
     }
   }
-  std::vector<std::pair<std::size_t, double>> estimate;
+  thread_local std::vector<std::pair<std::size_t, double>> estimate;
+  estimate.clear();
   for (uint32_t r : touched) {
     double f1 = F1(shared[r], all_weight_[r], words.weight);
     if (f1 >= 0.5 * min_similarity) estimate.emplace_back(r, f1);
     shared[r] = 0;
   }
   constexpr std::size_t kExact = 64;
-  if (estimate.size() > kExact) {
-    std::partial_sort(estimate.begin(), estimate.begin() + kExact, estimate.end(),
-                      [](const auto& a, const auto& b) { return a.second > b.second; });
-    estimate.resize(kExact);
-  }
-  std::vector<std::pair<std::size_t, double>> out;
+  const std::size_t exact = std::min(kExact, estimate.size());
+  std::partial_sort(estimate.begin(), estimate.begin() + static_cast<std::ptrdiff_t>(exact), estimate.end(),
+                    [](const auto& a, const auto& b) { return a.second > b.second; });
+  estimate.resize(exact);
+  // Scored exactly, best estimates first. A phrase shares at most its own
+  // weight and at most what all the record's words share, which bounds its
+  // F1: a record whose bound cannot beat the k-th best so far is skipped
+  // without reading its phrases.
+  auto better = [](const Neighbour& a, const Neighbour& b) {
+    const double x = a.measures.resemblance, y = b.measures.resemblance;
+    return x != y ? x > y : a.record < b.record;
+  };
+  std::vector<Neighbour> out;
+  out.reserve(k + 1);
   for (const auto& [r, _] : estimate) {
-    double s = Resemblance(words, r);
-    if (s >= min_similarity) out.emplace_back(r, s);
+    const double all = Shared(words, all_ids_, all_begin_[r], all_begin_[r + 1]);
+    const double all_f1 = F1(all, all_weight_[r], words.weight);
+    double bound = all_f1;
+    for (uint32_t p = record_phrases_[r]; p < record_phrases_[r + 1]; ++p) {
+      bound = std::max(bound, F1(std::min(all, phrase_weight_[p]), phrase_weight_[p], words.weight));
+    }
+    const double floor = out.size() < k ? min_similarity : out.back().measures.resemblance;
+    if (bound < floor) continue;
+    const Neighbour scored{r, MeasureSharing(words, r, all)};
+    if (scored.measures.resemblance < min_similarity) continue;
+    out.insert(std::upper_bound(out.begin(), out.end(), scored, better), scored);
+    if (out.size() > k) out.pop_back();
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  if (out.size() > k) out.resize(k);
   return out;
 }
 

@@ -77,6 +77,20 @@ class DomainCues {
   std::vector<double> idf_;
 };
 
+// What SignatureIndex::Measure finds of a text against one record.
+struct WordMeasures {
+  double similarity = 0, recall = 0, explained = 0, resemblance = 0;
+  bool operator==(const WordMeasures&) const = default;
+};
+
+// A record a text reads like, with everything measured of it, so that a
+// candidate made of it need not measure again.
+struct Neighbour {
+  std::size_t record = 0;
+  WordMeasures measures;  // measures.resemblance is what it was found by
+  bool operator==(const Neighbour&) const = default;
+};
+
 class SignatureIndex {
  public:
   // Reads every record (tens of milliseconds on the 2,522-record corpus).
@@ -93,9 +107,7 @@ class SignatureIndex {
 
   // Similarity, Recall, Explained and Resemblance at once, for the cost of
   // one overlap per phrase and one with all the record's words.
-  struct Measures {
-    double similarity = 0, recall = 0, explained = 0, resemblance = 0;
-  };
+  using Measures = WordMeasures;
   Measures Measure(const LineWords& words, std::size_t i) const;
 
   // Weighted-overlap F1 of the words and record `i`'s signature, or one of
@@ -130,10 +142,8 @@ class SignatureIndex {
   const DomainCues& domains() const { return cues_; }
 
   // Up to `k` records whose signature, or all of whose words, the text
-  // reads like (F1 at least `min_similarity`), best first, each with that
-  // F1.
-  std::vector<std::pair<std::size_t, double>> Nearest(const LineWords& words, std::size_t k,
-                                                      double min_similarity) const;
+  // reads like (Resemblance at least `min_similarity`), best first.
+  std::vector<Neighbour> Nearest(const LineWords& words, std::size_t k, double min_similarity) const;
 
  private:
   SignatureIndex() = default;
@@ -148,6 +158,8 @@ class SignatureIndex {
   // Weighted overlap of the words with record i's ids in [begin, end).
   double Shared(const LineWords& words, const std::vector<uint32_t>& ids, uint32_t begin, uint32_t end) const;
   double F1(double shared, double record_weight, double text_weight) const;
+  // Measure, given what the words share with all of record i's words.
+  Measures MeasureSharing(const LineWords& words, std::size_t i, double all) const;
 
   // Words are interned: every word of every record gets an id, and a record
   // is its sorted ids. Building and comparing then costs integer work

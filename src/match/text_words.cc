@@ -35,6 +35,10 @@ std::size_t QuoteAt(std::string_view s, bool at_end) {
 }  // namespace
 
 bool IsValue(std::string_view chunk) {
+  // Most runs are plain words: one pass over the byte classes tells.
+  unsigned char classes = 0;
+  for (char c : chunk) classes |= ClassOf(c);
+  if (!(classes & kValueMark)) return false;
   std::size_t separators = 0;
   for (std::size_t i = 0; i < chunk.size(); ++i) {
     if (chunk[i] == '/' || chunk[i] == '\\') ++separators;
@@ -90,10 +94,9 @@ std::size_t StemInPlace(char* buf, std::size_t n) {
 
 bool IsCode(std::string_view w) {
   if (w.size() < 3 || w.size() > 64) return false;
-  bool upper = false, lower = false, digit = false;
-  for (char c : w) {
-    upper |= Upper(c), lower |= Lower(c), digit |= Digit(c);
-  }
+  unsigned char classes = 0;
+  for (char c : w) classes |= ClassOf(c);
+  const bool upper = classes & kUpper, lower = classes & kLower, digit = classes & kDigit;
   if (upper && digit && !lower) return true;  // E0382, TS2307, HY000
   if (upper && !lower && !digit) {            // ERESOLVE, EACCES, CUDNN_STATUS_BAD_PARAM; not a log level
     static constexpr std::array<std::string_view, 16> kShouted = {

@@ -13,7 +13,16 @@ namespace kedb::match::text_words_internal {
 
 // Each byte's classes, looked up once: every byte of a message passes
 // through these tests several times (words, parts, codes, values).
-enum ByteClass : unsigned char { kLower = 1, kUpper = 2, kDigit = 4, kBlank = 8, kWordOther = 16 };
+enum ByteClass : unsigned char {
+  kLower = 1,
+  kUpper = 2,
+  kDigit = 4,
+  kBlank = 8,
+  kWordOther = 16,
+  // A byte that may make a run of text a value (IsValue): a path or URL
+  // separator, a quote mark, or part of a typographic one.
+  kValueMark = 32,
+};
 struct ByteClasses {
   std::array<unsigned char, 256> of{};
   constexpr ByteClasses() {
@@ -23,9 +32,20 @@ struct ByteClasses {
     for (char c : {' ', '\t', '\n', '\r'}) of[static_cast<unsigned char>(c)] = kBlank;
     of['_'] = kWordOther;
     for (std::size_t c = 0x80; c < 256; ++c) of[c] = kWordOther;
+    of[0xE2] |= kValueMark;  // the first byte of ‘ ’ “ ”
+    for (char c : {'/', '\\', ':', '\'', '"', '`'}) of[static_cast<unsigned char>(c)] |= kValueMark;
   }
 };
 inline constexpr ByteClasses kByteClasses;
+// Each byte in lower case (ASCII letters only), looked up, not tested.
+struct LowerBytes {
+  std::array<char, 256> of{};
+  constexpr LowerBytes() {
+    for (std::size_t c = 0; c < 256; ++c) of[c] = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  }
+};
+inline constexpr LowerBytes kLowerBytes;
+inline char LowerByte(char c) { return kLowerBytes.of[static_cast<unsigned char>(c)]; }
 inline unsigned char ClassOf(char c) { return kByteClasses.of[static_cast<unsigned char>(c)]; }
 
 inline bool Lower(char c) { return ClassOf(c) & kLower; }
@@ -50,7 +70,7 @@ template <class Emit>
 void EmitWord(std::string_view w, Emit& emit) {
   if (w.size() < 2 || w.size() > 64) return;
   std::array<char, 64> buf;
-  for (std::size_t i = 0; i < w.size(); ++i) buf[i] = Upper(w[i]) ? static_cast<char>(w[i] + 32) : w[i];
+  for (std::size_t i = 0; i < w.size(); ++i) buf[i] = LowerByte(w[i]);
   emit(std::string_view(buf.data(), StemInPlace(buf.data(), w.size())));
 }
 
@@ -83,7 +103,7 @@ void EmitCodes(std::string_view text, Emit& emit) {
     while (i < text.size() && WordByte(text[i])) ++i;
     std::string_view w = text.substr(b, i - b);
     if (!IsCode(w)) continue;
-    for (std::size_t k = 0; k < w.size(); ++k) buf[k] = Upper(w[k]) ? static_cast<char>(w[k] + 32) : w[k];
+    for (std::size_t k = 0; k < w.size(); ++k) buf[k] = LowerByte(w[k]);
     std::string_view code(buf.data(), w.size());
     // "AADSTS700016" is also the family its pattern names, `AADSTS\d+`.
     std::size_t letters = 0;

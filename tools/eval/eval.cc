@@ -117,7 +117,7 @@ MatchResult RootFirstAnswers(const kedb::ScanResult& scan) {
 // right, and the features behind the score (for tools/eval/train_rank.py).
 nlohmann::json AnswerJson(const kedb::Match& m, bool right) {
   nlohmann::json features = nlohmann::json::object();
-  for (const auto& f : m.why) features[f.name] = f.value;
+  for (const auto& f : m.why) features[std::string(f.name)] = f.value;
   return {{"id", m.record->id}, {"line", m.line},   {"score", m.score},        {"confidence", m.confidence},
           {"right", right},     {"kind", m.kind},   {"features", features}};
 }
