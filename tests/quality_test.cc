@@ -33,15 +33,14 @@ TEST(Quality, SelfRetrieval) {
 // The corpus's own 20 scenarios, scored by domain as its authors score them
 // (they report P@1 0.90, MRR 0.935). Two are short paraphrases no record's
 // pattern matches ("CUDA error: out of memory", "PHP Fatal error: Allowed
-// memory size exhausted" without its numbers); kedb withholds the fuzzy
-// candidates for them, which on real error reports are right less than
-// half the time (README, "Quality").
+// memory size exhausted" without its numbers and its bracketed detail);
+// both must still be answered, through their fuzzy candidates.
 TEST(Quality, Scenarios) {
   KEDB_REQUIRE_SHARED(shared);
   auto j = RunEval("--kb '" + (shared / "corpora/deadends/canons").string() + "' --scenarios '" +
                    (shared / "corpora/deadends/error_scenarios.json").string() + "'");
   EXPECT_EQ(j["known"], 20);
-  EXPECT_GE(j["p_at_1"].get<double>(), 0.90);
+  EXPECT_GE(j["p_at_1"].get<double>(), 1.0);
 }
 
 constexpr char kNonCodeDomains[] =
@@ -56,7 +55,7 @@ TEST(Quality, WrappedInLogs) {
   auto j = RunEval("--kb '" + (shared / "corpora/deadends/canons").string() +
                    "' --self-retrieval --level slug --wrap all --exclude-domains " + kNonCodeDomains);
   EXPECT_EQ(j["known"], 1922);
-  EXPECT_GE(j["p_at_1"].get<double>(), 0.95);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.967);  // the figure before the rank model
 }
 
 // Real errors from tools the corpus has no record of: kedb should say it
@@ -80,10 +79,10 @@ TEST(Quality, RealErrorsCheckHalf) {
                    "' --split check");
   EXPECT_EQ(j["known"], 174);
   EXPECT_EQ(j["unknown"], 95);
-  EXPECT_GE(j["p_at_1"].get<double>(), 0.79);
-  EXPECT_GE(j["mrr"].get<double>(), 0.82);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.82);
+  EXPECT_GE(j["mrr"].get<double>(), 0.85);
   EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.83);
-  EXPECT_LE(j["abstained_on_known"].get<int>(), 23);
+  EXPECT_LE(j["abstained_on_known"].get<int>(), 20);
 }
 
 // The same cases inside 4,000-16,000-line CI and job logs: the root block's
@@ -93,7 +92,7 @@ TEST(Quality, RealErrorsCheckHalfInLongLogs) {
   auto j = RunEval("--kb '" + (shared / "corpora/deadends/canons").string() + "' --cases '" + RealCases() +
                    "' --split check --long-logs");
   EXPECT_EQ(j["known"], 174);
-  EXPECT_GE(j["p_at_1"].get<double>(), 0.68);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.71);
   EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.80);
 }
 
@@ -104,7 +103,7 @@ TEST(Quality, RealErrorsCheckHalfBundledKb) {
   auto j = RunEval("--kb '" + (testing::SourceDir() / "kb").string() + "' --cases '" + RealCases() +
                    "' --split check --labels kb");
   EXPECT_EQ(j["known"], 22);
-  EXPECT_GE(j["p_at_1"].get<double>(), 0.95);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.99);
   EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.98);
 }
 

@@ -90,6 +90,27 @@ TEST(SignatureIndex, SignatureAndAliasesAreReadEachOnItsOwn) {
   EXPECT_LT(m.explained, 1.0);  // "loading" is foreign to the record
 }
 
+TEST(SignatureIndex, AQuotedMessageWithoutItsValuesAndDetailsStillReadsLikeTheRecord) {
+  // The corpus's scenario: people quote PHP's message without the sizes and
+  // without the bracketed detail.
+  Record php = testing::MakeRecord(
+      "php/memory", "Fatal error: Allowed memory size of 134217728 bytes exhausted (tried to allocate 65536 bytes)",
+      R"(Allowed memory size of \d+ bytes exhausted)");
+  KnowledgeBase kb = Kb({php, testing::MakeRecord("t/other", "Segmentation fault (core dumped)", "Segmentation fault")});
+  match::SignatureIndex index(kb);
+  auto words = index.Words("PHP Fatal error: Allowed memory size exhausted");
+  // Six of the nine words outside the brackets (all 14 words: under half).
+  EXPECT_GT(index.Recall(words, 0), 0.65);
+  EXPECT_DOUBLE_EQ(index.Measure(words, 0).recall, index.Recall(words, 0));
+  // The record's sizes are values: the same line with other sizes reads
+  // like it all but fully, and without them it loses little.
+  auto other_sizes = index.Words("Fatal error: Allowed memory size of 268435456 bytes exhausted (tried to allocate 4096 bytes)");
+  EXPECT_GT(index.Similarity(other_sizes, 0), 0.9);
+  // The bracketed detail counts for recall only: similarity is still read
+  // against the whole signature.
+  EXPECT_LT(index.Similarity(words, 0), 0.8);
+}
+
 TEST(SignatureIndex, DomainCuesPointAtTheDomainThatUsesTheWords) {
   auto rec = [](std::string id, std::string domain, std::string sig) {
     Record r = testing::MakeRecord(std::move(id), std::move(sig), "x^");

@@ -23,7 +23,7 @@
 namespace kedb::match {
 namespace {
 
-constexpr std::string_view kFormat = "kedb-signatures-1";
+constexpr std::string_view kFormat = "kedb-signatures-2";  // 2: signatures without their bracketed details
 // Signature indexes kept per cache folder, as for pattern databases.
 constexpr std::size_t kCachedIndexes = 8;
 
@@ -107,7 +107,7 @@ std::string SignatureIndex::Serialize() const {
   WriteWords(ids_, &w);
   WriteWords(code_ids_, &w);
   for (const auto* v : {&phrase_ids_, &phrase_begin_, &record_phrases_, &all_ids_, &all_begin_, &domain_word_,
-                        &code_df_, &code_ids_list_, &code_begin_}) {
+                        &code_df_, &code_ids_list_, &code_begin_, &bare_ids_, &bare_begin_}) {
     w.U32s(*v);
   }
   // Each record's domain, as an index into the domain names.
@@ -135,7 +135,7 @@ std::unique_ptr<SignatureIndex> SignatureIndex::Deserialize(const KnowledgeBase&
   std::vector<uint32_t> name_ends, record_domain;
   if (!r.Bytes(&format) || format != kFormat || !ReadWords(&r, &x.ids_) || !ReadWords(&r, &x.code_ids_)) return nullptr;
   for (auto* v : {&x.phrase_ids_, &x.phrase_begin_, &x.record_phrases_, &x.all_ids_, &x.all_begin_, &x.domain_word_,
-                  &x.code_df_, &x.code_ids_list_, &x.code_begin_}) {
+                  &x.code_df_, &x.code_ids_list_, &x.code_begin_, &x.bare_ids_, &x.bare_begin_}) {
     if (!r.U32s(v)) return nullptr;
   }
   if (!r.Bytes(&names_blob) || !r.U32s(&name_ends) || !r.U32s(&record_domain) || !r.done()) return nullptr;
@@ -143,7 +143,8 @@ std::unique_ptr<SignatureIndex> SignatureIndex::Deserialize(const KnowledgeBase&
   const std::size_t n = kb.size(), words = x.ids_.size(), codes = x.code_ids_.size();
   const std::size_t phrases = x.phrase_begin_.empty() ? 0 : x.phrase_begin_.size() - 1;
   bool ok = Runs(x.phrase_ids_, x.phrase_begin_, phrases, words) && Runs(x.all_ids_, x.all_begin_, n, words) &&
-            Runs(x.code_ids_list_, x.code_begin_, n, codes) && x.record_phrases_.size() == n + 1 &&
+            Runs(x.code_ids_list_, x.code_begin_, n, codes) && Runs(x.bare_ids_, x.bare_begin_, n, words) &&
+            x.record_phrases_.size() == n + 1 &&
             x.record_phrases_.front() == 0 && x.record_phrases_.back() == phrases &&
             std::is_sorted(x.record_phrases_.begin(), x.record_phrases_.end()) && x.domain_word_.size() == n &&
             std::all_of(x.domain_word_.begin(), x.domain_word_.end(),

@@ -32,6 +32,25 @@ std::size_t MaxCandidateDf(std::size_t records) { return std::max<std::size_t>(5
 // values; those with a digit count nothing.
 constexpr double kUnknownWordWeight = 1.0;
 
+// `text` without its parts in round brackets (not nested further).
+std::string WithoutBracketed(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  int depth = 0;
+  for (char c : text) {
+    if (c == '(') ++depth;
+    if (depth == 0) out += c;
+    if (c == ')' && depth > 0) --depth;
+  }
+  return depth == 0 ? out : std::string(text);
+}
+
+// Five digits or more, nothing else: 65536, 134217728; not 404 or 1045,
+// which name errors.
+bool IsLongNumber(std::string_view word) {
+  return word.size() >= 5 && std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 void SortUnique(std::vector<uint32_t>* ids) {
   std::sort(ids->begin(), ids->end());
   ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
@@ -127,6 +146,16 @@ SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
     };
     add_phrase(rec.signature);
     for (const auto& a : rec.aliases) add_phrase(a);
+    // The signature without its details in brackets, "(tried to allocate
+    // N bytes)", which people quoting the message leave out: for recall
+    // only, or two records that differ in their details would read alike.
+    bare_begin_.push_back(static_cast<uint32_t>(bare_ids_.size()));
+    if (std::string bare = WithoutBracketed(rec.signature); bare != rec.signature) {
+      phrase.clear();
+      intern(bare, &phrase);
+      SortUnique(&phrase);
+      bare_ids_.insert(bare_ids_.end(), phrase.begin(), phrase.end());
+    }
     // The errors it names, in its signature, aliases and pattern.
     std::string named = rec.signature;
     for (const auto& a : rec.aliases) (named += '\n') += a;
@@ -158,6 +187,7 @@ SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
   }
   record_phrases_.push_back(static_cast<uint32_t>(phrase_begin_.size()));
   phrase_begin_.push_back(static_cast<uint32_t>(phrase_ids_.size()));
+  bare_begin_.push_back(static_cast<uint32_t>(bare_ids_.size()));
   all_begin_.push_back(static_cast<uint32_t>(all_ids_.size()));
   code_begin_.push_back(static_cast<uint32_t>(code_ids_list_.size()));
   Derive(domains);
@@ -170,6 +200,13 @@ void SignatureIndex::Derive(const std::vector<std::string>& domains) {
   const double n = static_cast<double>(std::max<std::size_t>(n_records, 1));
   idf_.resize(ids_.size());
   for (std::size_t t = 0; t < idf_.size(); ++t) idf_[t] = std::log(1 + n / std::max<double>(df[t], 1));
+  // A long number in a record is a value (a size, an address, a pid) that
+  // the next occurrence of the error will not repeat; rare as it is, it
+  // weighs as little as an unknown word, or a signature that quotes one
+  // could not be recognised without it.
+  for (const auto& [word, id] : ids_) {
+    if (IsLongNumber(word)) idf_[id] = std::min(idf_[id], kUnknownWordWeight);
+  }
   const std::size_t max_df = MaxCandidateDf(n_records);
   postings_begin_.assign(ids_.size() + 1, 0);
   for (std::size_t t = 0; t < df.size(); ++t) postings_begin_[t + 1] = postings_begin_[t] + (df[t] <= max_df ? df[t] : 0);
@@ -179,6 +216,12 @@ void SignatureIndex::Derive(const std::vector<std::string>& domains) {
     double w = 0;
     for (uint32_t j = phrase_begin_[k]; j < phrase_begin_[k + 1]; ++j) w += idf_[phrase_ids_[j]];
     phrase_weight_.push_back(w);
+  }
+  bare_weight_.clear();
+  for (std::size_t i = 0; i + 1 < bare_begin_.size(); ++i) {
+    double w = 0;
+    for (uint32_t j = bare_begin_[i]; j < bare_begin_[i + 1]; ++j) w += idf_[bare_ids_[j]];
+    bare_weight_.push_back(w);
   }
   for (uint32_t i = 0; i < n_records; ++i) {
     double w = 0;
@@ -298,7 +341,7 @@ SignatureIndex::Measures SignatureIndex::MeasureSharing(const LineWords& words, 
     m.similarity = std::max(m.similarity, F1(shared, phrase_weight_[k], words.weight));
     if (phrase_weight_[k] > 0) m.recall = std::max(m.recall, shared / phrase_weight_[k]);
   }
-  m.recall = std::min(1.0, m.recall);
+  m.recall = std::min(1.0, std::max(m.recall, BareRecall(words, i)));
   m.resemblance = std::max(m.similarity, F1(all, all_weight_[i], words.weight));
   return m;
 }
@@ -321,7 +364,12 @@ double SignatureIndex::Recall(const LineWords& words, std::size_t i) const {
     if (phrase_weight_[k] <= 0) continue;
     best = std::max(best, Shared(words, phrase_ids_, phrase_begin_[k], phrase_begin_[k + 1]) / phrase_weight_[k]);
   }
-  return std::min(1.0, best);
+  return std::min(1.0, std::max(best, BareRecall(words, i)));
+}
+
+double SignatureIndex::BareRecall(const LineWords& words, std::size_t i) const {
+  if (bare_weight_[i] <= 0) return 0;
+  return Shared(words, bare_ids_, bare_begin_[i], bare_begin_[i + 1]) / bare_weight_[i];
 }
 
 double SignatureIndex::Explained(const LineWords& words, std::size_t i) const {

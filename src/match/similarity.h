@@ -158,6 +158,9 @@ class SignatureIndex {
   // Weighted overlap of the words with record i's ids in [begin, end).
   double Shared(const LineWords& words, const std::vector<uint32_t>& ids, uint32_t begin, uint32_t end) const;
   double F1(double shared, double record_weight, double text_weight) const;
+  // The share of record i's signature without its bracketed details that
+  // the words hold; 0 when it has none.
+  double BareRecall(const LineWords& words, std::size_t i) const;
   // Measure, given what the words share with all of record i's words.
   Measures MeasureSharing(const LineWords& words, std::size_t i, double all) const;
 
@@ -176,6 +179,10 @@ class SignatureIndex {
   // All its ids (pattern words too): all_ids_[all_begin_[i] .. all_begin_[i + 1]).
   std::vector<uint32_t> phrase_ids_, phrase_begin_, record_phrases_, all_ids_, all_begin_;
   std::vector<double> phrase_weight_, all_weight_;  // sum of idf per phrase, per record
+  // Record i's signature without its bracketed details, when it has some:
+  // bare_ids_[bare_begin_[i] .. bare_begin_[i + 1]), and its weight.
+  std::vector<uint32_t> bare_ids_, bare_begin_;
+  std::vector<double> bare_weight_;
   std::vector<uint32_t> domain_word_;            // per record: its domain as a word id
   // Error names: interned like words; record i's are
   // code_ids_list_[code_begin_[i] .. code_begin_[i + 1]), ascending.
