@@ -130,6 +130,35 @@ TEST(SignatureIndex, DomainCuesPointAtTheDomainThatUsesTheWords) {
   EXPECT_FALSE(index.CodesAgree(index.Words("npm ERR! code ENOENT"), 0));
 }
 
+// Nearest skips records whose bound cannot beat the k-th best so far. With
+// room for every record nothing is skipped, so the k best must be the first
+// k of that list, each with the measures a candidate reuses.
+TEST(SignatureIndex, NearestSkipsOnlyRecordsThatCannotRank) {
+  std::string kb_path = (testing::SourceDir() / "kb").string();
+  auto kb = KnowledgeBase::Load(kb_path, LoadOptions{});
+  ASSERT_TRUE(kb.ok());
+  match::SignatureIndex index(kb.value());
+  for (const char* text : {"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+                           "NCCL watchdog caught collective operation timeout", "cuDNN error: CUDNN_STATUS_BAD_PARAM",
+                           "DataLoader worker (pid 4242) is killed by signal: Killed.",
+                           "RuntimeError: Expected all tensors to be on the same device, cuda:0 and cpu"}) {
+    const auto words = index.Words(text);
+    const auto every = index.Nearest(words, kb.value().size(), 0.1);
+    ASSERT_GE(every.size(), 3u) << text;
+    for (std::size_t i = 0; i < every.size(); ++i) {
+      EXPECT_EQ(every[i].measures, index.Measure(words, every[i].record)) << text;
+      if (i > 0) {
+        EXPECT_GE(every[i - 1].measures.resemblance, every[i].measures.resemblance) << text;
+      }
+    }
+    for (std::size_t k = 1; k <= 5; ++k) {
+      const auto best = index.Nearest(words, k, 0.1);
+      ASSERT_EQ(best.size(), std::min(k, every.size())) << text;
+      EXPECT_TRUE(std::equal(best.begin(), best.end(), every.begin())) << text << " k=" << k;
+    }
+  }
+}
+
 // The index read back from the cache answers as the one built, and a
 // damaged file is rebuilt, never trusted.
 TEST(SignatureIndex, TheCachedIndexIsTheBuiltOne) {
