@@ -333,6 +333,10 @@ SignatureIndex::Measures SignatureIndex::Measure(const LineWords& words, std::si
 
 SignatureIndex::Measures SignatureIndex::MeasureSharing(const LineWords& words, std::size_t i, double all) const {
   Measures m;
+  // Recall is of all the record's words, of its signature's or an alias's,
+  // or of the signature without its bracketed details, whichever the text
+  // holds most of: a broad pattern spells many words a message of the error
+  // never holds all of.
   if (all_weight_[i] > 0) m.recall = all / all_weight_[i];
   if (words.weight > 0) m.explained = std::min(1.0, all / words.weight);
   if (all <= 0) return m;  // no word in common with any of its phrases either
@@ -346,41 +350,20 @@ SignatureIndex::Measures SignatureIndex::MeasureSharing(const LineWords& words, 
   return m;
 }
 
-double SignatureIndex::Similarity(const LineWords& words, std::size_t i) const {
-  double best = 0;
-  for (uint32_t k = record_phrases_[i]; k < record_phrases_[i + 1]; ++k) {
-    best = std::max(best, F1(Shared(words, phrase_ids_, phrase_begin_[k], phrase_begin_[k + 1]), phrase_weight_[k],
-                             words.weight));
-  }
-  return best;
-}
+// Each measure alone is read from Measure, so that there is one definition
+// of each; the merges are the same ones.
+double SignatureIndex::Similarity(const LineWords& words, std::size_t i) const { return Measure(words, i).similarity; }
 
-double SignatureIndex::Recall(const LineWords& words, std::size_t i) const {
-  // Of the signature's or an alias's words, or of all the record's words,
-  // whichever the text holds most of: a broad pattern spells many words a
-  // message of the error never holds all of.
-  double best = all_weight_[i] > 0 ? Shared(words, all_ids_, all_begin_[i], all_begin_[i + 1]) / all_weight_[i] : 0;
-  for (uint32_t k = record_phrases_[i]; k < record_phrases_[i + 1]; ++k) {
-    if (phrase_weight_[k] <= 0) continue;
-    best = std::max(best, Shared(words, phrase_ids_, phrase_begin_[k], phrase_begin_[k + 1]) / phrase_weight_[k]);
-  }
-  return std::min(1.0, std::max(best, BareRecall(words, i)));
-}
+double SignatureIndex::Recall(const LineWords& words, std::size_t i) const { return Measure(words, i).recall; }
 
 double SignatureIndex::BareRecall(const LineWords& words, std::size_t i) const {
   if (bare_weight_[i] <= 0) return 0;
   return Shared(words, bare_ids_, bare_begin_[i], bare_begin_[i + 1]) / bare_weight_[i];
 }
 
-double SignatureIndex::Explained(const LineWords& words, std::size_t i) const {
-  if (words.weight <= 0) return 0;
-  return std::min(1.0, Shared(words, all_ids_, all_begin_[i], all_begin_[i + 1]) / words.weight);
-}
+double SignatureIndex::Explained(const LineWords& words, std::size_t i) const { return Measure(words, i).explained; }
 
-double SignatureIndex::Resemblance(const LineWords& words, std::size_t i) const {
-  double all = F1(Shared(words, all_ids_, all_begin_[i], all_begin_[i + 1]), all_weight_[i], words.weight);
-  return std::max(Similarity(words, i), all);
-}
+double SignatureIndex::Resemblance(const LineWords& words, std::size_t i) const { return Measure(words, i).resemblance; }
 
 bool SignatureIndex::CodesConflict(const LineWords& words, std::size_t i) const {
   if (words.code_families.empty()) return false;
