@@ -404,6 +404,22 @@ const char* const kIPython = "--------------------------------------------------
                              "\n"
                              "OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
 
+// https://github.com/pollen-robotics/reachy-sdk/issues/46 and
+// https://github.com/vllm-project/semantic-router/issues/817: messages that
+// go on after the exception line.
+const char* const kPythonMessages =
+    "Traceback (most recent call last):\n"
+    "  File \"/home/reachy/.local/lib/python3.8/site-packages/grpc/_channel.py\", line 849, in f\n"
+    "    raise _InactiveRpcError(state)\n"
+    "grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n"
+    "\tstatus = StatusCode.UNAVAILABLE\n"
+    "\tdetails = \"failed to connect to all addresses\"\n"
+    "huggingface_hub.errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-693b313c-3a360d925a720ea7)\n"
+    "\n"
+    "Cannot access gated repo for url https://huggingface.co/google/embeddinggemma-300m/resolve/57c266a/.gitattributes.\n"
+    "Access to model google/embeddinggemma-300m is restricted.\n"
+    "make[3]: *** [tools/make/models.mk:103: download-models-full] Error 1\n";
+
 // Each line of `log` behind `prefix(i)`.
 std::string Prefixed(const std::string& log, const std::function<std::string(std::size_t)>& prefix) {
   std::istringstream in(log);
@@ -421,7 +437,7 @@ TEST(Blocks, EveryPrefixStyleGivesTheBlocksOfTheBareLog) {
       {"torchrun", [](std::size_t) { return std::string("[rank1]: "); }},
       {"github+torchrun", [](std::size_t i) { return fmt::format("2026-03-14T10:01:{:02}.1234567Z [rank0]: ", i % 60); }},
   };
-  for (const char* log : {kPythonChained, kJavaCausedBy, kGoPanic, kNodeStack, kIPython}) {
+  for (const char* log : {kPythonChained, kJavaCausedBy, kGoPanic, kNodeStack, kIPython, kPythonMessages}) {
     const std::vector<Block> bare = Segment(log);
     ASSERT_FALSE(bare.empty()) << log;
     for (const auto& [name, prefix] : styles) {
@@ -470,6 +486,12 @@ TEST(Blocks, TheBareLogsReadAsAnEngineerReadsThem) {
   EXPECT_EQ(node[0].kind, "javascript");
   EXPECT_EQ(node[0].decisive, "Error: listen EADDRINUSE: address already in use :::3000");
   EXPECT_EQ(node[0].frame_count, 3u);
+
+  auto messages = Segment(kPythonMessages);
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0].last_line, 6u);
+  EXPECT_EQ(messages[1].decisive_line, 7u);
+  EXPECT_EQ(messages[1].last_line, 10u);
 
   auto ipy = Segment(kIPython);
   ASSERT_EQ(ipy.size(), 1u);
@@ -546,6 +568,83 @@ TEST(Blocks, AnErrorLinesIndentedDetailsAreItsBlock) {
   EXPECT_EQ(blocks[0].decisive_line, 1u);
   EXPECT_EQ(blocks[0].last_line, 3u);
   EXPECT_NE(blocks[0].text.find("RESOURCE_EXHAUSTED"), std::string::npos);
+}
+
+// Real output: https://github.com/pollen-robotics/reachy-sdk/issues/46 (the
+// traceback) and https://github.com/vllm-project/semantic-router/issues/817
+// (the gated repository).
+TEST(Blocks, AnExceptionsMessageGoesOnAfterItsLine) {
+  // Indented details right after the exception line.
+  auto blocks = Segment("Traceback (most recent call last):\n"
+                        "  File \"/home/reachy/.local/lib/python3.8/site-packages/grpc/_channel.py\", line 849, in f\n"
+                        "    raise _InactiveRpcError(state)\n"
+                        "grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n"
+                        "\tstatus = StatusCode.UNAVAILABLE\n"
+                        "\tdetails = \"failed to connect to all addresses\"\n"
+                        "##[error]Process completed with exit code 1.\n");
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].kind, "python");
+  EXPECT_EQ(blocks[0].decisive_line, 4u);
+  EXPECT_EQ(blocks[0].last_line, 6u);
+  EXPECT_NE(blocks[0].text.find("failed to connect to all addresses"), std::string::npos);
+  EXPECT_EQ(blocks[1].first_line, 7u);
+
+  // A paragraph after one blank line that says what failed, with or
+  // without the traceback; the make line after it is not the message.
+  const std::string gated =
+      "huggingface_hub.errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-693b313c-3a360d925a720ea7)\n"
+      "\n"
+      "Cannot access gated repo for url https://huggingface.co/google/embeddinggemma-300m/resolve/57c266a/.gitattributes.\n"
+      "Access to model google/embeddinggemma-300m is restricted. You must have access to it and be authenticated to "
+      "access it. Please log in.\n"
+      "make[3]: *** [tools/make/models.mk:103: download-models-full] Error 1\n";
+  for (const std::string& head : {std::string(), std::string("Traceback (most recent call last):\n"
+                                                             "  File \"dl.py\", line 3, in <module>\n")}) {
+    SCOPED_TRACE(head);
+    const std::size_t offset = head.empty() ? 0 : 2;
+    blocks = Segment(head + gated);
+    ASSERT_GE(blocks.size(), 1u);
+    EXPECT_EQ(blocks[0].kind, head.empty() ? "error-line" : "python");
+    EXPECT_EQ(blocks[0].decisive_line, 1 + offset);
+    EXPECT_EQ(blocks[0].last_line, 4 + offset);
+    EXPECT_NE(blocks[0].text.find("Cannot access gated repo"), std::string::npos);
+    EXPECT_EQ(blocks[0].text.find("make[3]"), std::string::npos);
+  }
+
+  // The program's own lines after the exception are not its message: with
+  // no blank line, or after a blank line that says nothing failed.
+  for (const std::string& after : {std::string("cleanup 1\ncleanup 2\n"), std::string("\nEpoch 2 starts\nloss 0.3\n"),
+                                    std::string("\nwandb: Run history failed to upload\n")}) {
+    SCOPED_TRACE(after);
+    blocks = Segment("Traceback (most recent call last):\n  File \"t.py\", line 9, in <module>\n"
+                     "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM\n" +
+                     after);
+    ASSERT_FALSE(blocks.empty());
+    EXPECT_EQ(blocks[0].last_line, 3u);
+  }
+
+  // A chained exception after the blank line is still linked, not read as
+  // the first one's message.
+  blocks = Segment("Traceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n"
+                   "KeyError: 'lr'\n\nDuring handling of the above exception, another exception occurred:\n\n"
+                   "Traceback (most recent call last):\n  File \"a.py\", line 5, in <module>\n"
+                   "ValueError: missing learning rate\n");
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].last_line, 3u);
+  EXPECT_EQ(blocks[1].caused_by, 0);
+}
+
+// Real output: https://github.com/network-quality/goresponsiveness/issues/6
+TEST(Blocks, GoDiagnosticsAreCompilerErrors) {
+  auto blocks = Segment("go build networkQuality.go\n"
+                        "lbc/lbc.go:27:2: missing go.sum entry for module providing package golang.org/x/net/http2 "
+                        "(imported by github.com/hawkinsw/goresponsiveness/lbc); to add:\n"
+                        "\tgo get github.com/hawkinsw/goresponsiveness/lbc\n"
+                        "main_test.go:12: got 3, want 4\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, "compiler");
+  EXPECT_EQ(blocks[0].first_line, 2u);
+  EXPECT_EQ(blocks[0].last_line, 3u);
 }
 
 TEST(Blocks, ATracebackPastedWithoutItsHeader) {

@@ -221,11 +221,17 @@ TEST(LineKinds, WarningsWrappersAndFailures) {
   }
   EXPECT_FALSE(IsWrapperLine("OSError: CUDA_HOME environment variable is not set"));
   for (const char* f : {"x509: certificate signed by unknown authority", "Reason: CrashLoopBackOff",
-                        "The connection to the server localhost:8080 was refused", "ConnectionRefusedError: x"}) {
+                        "The connection to the server localhost:8080 was refused", "ConnectionRefusedError: x",
+                        // https://github.com/scottalford75/Remora-RT1052-cpp/issues/1
+                        "arm-none-eabi/bin/ld: remora-rt1052-cpp.axf section `.text' will not fit in region `BOARD_FLASH'",
+                        "arm-none-eabi/bin/ld: region `BOARD_FLASH' overflowed by 59184 bytes",
+                        // https://github.com/network-quality/goresponsiveness/issues/6
+                        "lbc/lbc.go:27:2: missing go.sum entry for module providing package golang.org/x/net/http2"}) {
     EXPECT_TRUE(StatesFailure(f)) << f;
   }
   for (const char* f : {"Checking out 5bb35ccb as detached HEAD", "libssl-dev liberror-perl pkg-config",
-                        "Compiling error_handler.py", "tests/test_errors.py::test_raises PASSED"}) {
+                        "Compiling error_handler.py", "tests/test_errors.py::test_raises PASSED",
+                        "server_test.go:12: listening on :8080"}) {
     EXPECT_FALSE(StatesFailure(f)) << f;
   }
   // A passing test's name is no failure, whatever it says; a failing one is.

@@ -50,8 +50,10 @@ bool IsAtFrame(std::string_view line) {
 }
 
 // "file.c:12:5: error: ...", "file.ts(3,10): error TS2307: ...",
-// "file.ts:3:10 - error TS2307: ...", "file.cpp(12): fatal error C1083: ...".
+// "file.ts:3:10 - error TS2307: ...", "file.cpp(12): fatal error C1083: ...",
+// and Go's diagnostics.
 bool IsCompilerError(std::string_view t) {
+  if (IsGoDiagnostic(t)) return true;
   for (std::string_view marker : {": error: ", ": fatal error: ", " - error TS", "): error ", "): fatal error "}) {
     std::size_t at = t.find(marker);
     if (at == std::string_view::npos || at == 0) continue;
@@ -331,6 +333,13 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
            pending_origin_);
       SetDecisive(pending_line_, pending_text_);
       pending_kind_.clear();
+    } else if (blank && pending_line_ + 1 == line_no && pending_kind_ == "error-line" &&
+               IsExceptionLine(pending_text_)) {
+      // An exception printed without its traceback, whose message may go
+      // on after this blank line.
+      Open(State::kNone, "error-line", pending_line_, pending_text_, pending_origin_);
+      ReadException(pending_line_, pending_text_);
+      pending_kind_.clear();
     } else {
       FlushPending();
     }
@@ -362,10 +371,18 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
         last_python_ = Close();
         claimed = false;
       } else {
-        CloseException(line_no, t);
+        ReadException(line_no, t);
       }
       break;
     }
+    case State::kExceptionMessage:
+      if (ContinuesMessage(text, t, blank)) {
+        if (!blank) Extend(line_no);
+      } else {
+        CloseException(current_.decisive_line, current_.decisive);
+        claimed = false;
+      }
+      break;
     case State::kIPython:
       // Frames, their numbered code lines ("----> 3 f()", "      4 g()") and
       // blank lines between them, up to the exception line, which is the
@@ -645,8 +662,41 @@ void BlockSegmenter::FlushPending() {
   SingleLine(kind.c_str(), pending_line_, pending_text_, pending_origin_);
 }
 
-void BlockSegmenter::CloseException(std::size_t line_no, std::string_view text) {
+void BlockSegmenter::ReadException(std::size_t line_no, std::string_view text) {
   SetDecisive(line_no, text);
+  state_ = State::kExceptionMessage;
+  message_blank_ = false;
+  message_lines_ = 0;
+}
+
+bool BlockSegmenter::ContinuesMessage(std::string_view text, std::string_view t, bool blank) {
+  if (blank) {
+    // One blank line may part the message from its explanation; two end it.
+    if (message_blank_ || message_lines_ > 0) return false;
+    message_blank_ = true;
+    return true;
+  }
+  const bool first = message_lines_++ == 0;
+  if (message_lines_ > kMaxMessageLines || mark_ != LineMark::kNone) return false;
+  if (Space(text[0])) return !message_blank_;  // details: "\tstatus = StatusCode.UNAVAILABLE"
+  // Unindented, the message goes on right after a line that announces it
+  // ("... for Settings:"), or as a paragraph after a blank line that starts
+  // by saying what failed. Otherwise the next line is the program's own.
+  if (!message_blank_ && !EndsWith(current_.decisive, ":")) return false;
+  if (message_blank_ && first && !StatesFailure(t)) return false;
+  // Prose that names no new error and is no other program's output: it
+  // starts with a letter, and its first word is no logger's "name:".
+  if (!((t[0] >= 'A' && t[0] <= 'Z') || (t[0] >= 'a' && t[0] <= 'z'))) return false;
+  const std::size_t first_space = t.find(' ');
+  const std::string_view first_word = t.substr(0, first_space);
+  if (first_space == std::string_view::npos || first_word.back() == ':' || Contains(first_word, "[")) return false;
+  return !IsErrorLine(t) && !IsWrapperLine(t) && !IsWarningLine(t) && !StartsWith(t, "Traceback (most recent") &&
+         !StartsWith(t, "During handling of the above exception") &&
+         !StartsWith(t, "The above exception was the direct cause");
+}
+
+void BlockSegmenter::CloseException(std::size_t line_no, std::string_view text) {
+  if (current_.decisive_line != line_no || !have_decisive_) SetDecisive(line_no, text);
   const long index = Close();
   if (index >= 0 && chain_from_ >= 0 && chain_from_ != index && blocks_[static_cast<std::size_t>(index)].caused_by < 0) {
     blocks_[static_cast<std::size_t>(index)].caused_by = chain_from_;
@@ -669,6 +719,8 @@ void BlockSegmenter::Finish() {
   FlushPending();
   if (state_ == State::kStack) {
     CloseStack();
+  } else if (state_ == State::kExceptionMessage) {
+    CloseException(current_.decisive_line, current_.decisive);
   } else if (state_ != State::kNone) {
     Close();
   }

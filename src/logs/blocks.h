@@ -93,11 +93,15 @@ class BlockSegmenter {
   std::size_t dropped() const { return dropped_; }  // distinct blocks past kMaxBlocks
 
  private:
-  enum class State { kNone, kPython, kIPython, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest, kCompiler, kCpp,
-                     kDetails };
+  enum class State { kNone, kPython, kIPython, kExceptionMessage, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest,
+                     kCompiler, kCpp, kDetails };
   // An error line's indented details (gRPC's status and debug string, a
   // validation error's fields) are part of its block, up to this many.
   static constexpr std::size_t kMaxDetailLines = 40;
+  // A Python exception's message may go on after its line: indented
+  // details (gRPC's status), or a paragraph after one blank line
+  // (huggingface_hub's "Cannot access gated repo ..."), up to this many.
+  static constexpr std::size_t kMaxMessageLines = 8;
   // An IPython traceback whose exception line never comes ends here.
   static constexpr std::size_t kMaxIPythonLines = 2000;
 
@@ -114,6 +118,11 @@ class BlockSegmenter {
   // Ends a Python or IPython traceback at its exception line `text`:
   // Close(), linked to the traceback a chained one continued.
   void CloseException(std::size_t line_no, std::string_view text);
+  // Reads the exception line `text` of a Python traceback; the block stays
+  // open for the lines its message goes on over (kExceptionMessage).
+  void ReadException(std::size_t line_no, std::string_view text);
+  // Whether the line being read goes on with the exception's message.
+  bool ContinuesMessage(std::string_view text, std::string_view trimmed, bool blank);
   // Close() for a stack trace: links it as the cause of the trace that a
   // "Caused by:" line continued.
   long CloseStack();
@@ -159,6 +168,8 @@ class BlockSegmenter {
   std::size_t traceback_indent_ = 0;  // of the "Traceback" line being read
   bool headerless_ = false;           // the traceback being read lost its header
   long last_python_ = -1;
+  bool message_blank_ = false;      // a blank line came after the exception line
+  std::size_t message_lines_ = 0;   // lines the exception's message went on over
   // Java: the block a "Caused by:" explains.
   long last_stack_ = -1;
   bool pending_caused_by_ = false;

@@ -83,11 +83,25 @@ bool ReportsPass(std::string_view line) {
   return passed != std::string_view::npos && t.find("::") < passed;
 }
 
+bool IsGoDiagnostic(std::string_view t) {
+  const std::size_t ext = t.find(".go:");
+  if (ext == std::string_view::npos || ext == 0 || t.substr(0, ext).find(' ') != std::string_view::npos) return false;
+  std::size_t i = ext + 4;
+  for (int field = 0; field < 2; ++field) {  // line, then column
+    const std::size_t digits = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    if (i == digits || i >= t.size() || t[i] != ':') return false;
+    ++i;
+  }
+  return i + 1 < t.size() && t[i] == ' ';
+}
+
 bool StatesFailure(std::string_view line) {
   line = line.substr(0, std::min<std::size_t>(line.size(), 400));
   if (ReportsPass(line)) return false;
+  if (IsGoDiagnostic(line)) return true;
   const std::string l = Lower(line);
-  static const std::array<std::string_view, 50> kWords = {
+  static const std::array<std::string_view, 52> kWords = {
       "error",     "exception", "fatal",     "failed",       "failure",    "fail",       "fails",
       "panic",     "refused",   "denied",    "cannot",       "can't",      "unable",     "not found",
       "no such",   "timed out", "timeout",   "invalid",      "crash",      "crashed",    "killed",
@@ -95,7 +109,7 @@ bool StatesFailure(std::string_view line) {
       "couldn't",  "unreachable", "unavailable", "out of memory", "segmentation fault", "traceback",
       "blocked",   "not allowed", "emerg",   "insufficient", "exceeded",   "exhausted",  "mismatch",
       "incompatible", "conflict", "expired",   "evicted",      "unhealthy",  "corrupt",    "deadlock",
-      "violation", "oomkilled"};
+      "violation", "oomkilled", "overflowed", "will not fit"};
   for (std::string_view w : kWords) {
     for (std::size_t at = l.find(w); at != std::string::npos; at = l.find(w, at + 1)) {
       if (WholeAt(line, at, w.size())) return true;

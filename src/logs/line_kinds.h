@@ -23,6 +23,12 @@ bool IsWarningLine(std::string_view cleaned_line);
 // src/errors.test.ts", "--- PASS: TestFailure") says nothing failed.
 bool StatesFailure(std::string_view cleaned_line);
 
+// A diagnostic of the Go toolchain, which names no severity: a Go file's
+// location, then the message ("lbc/lbc.go:27:2: missing go.sum entry ...",
+// "./main.go:12:5: undefined: foo"). A test's log line ("x_test.go:12:
+// got 3") has no column and is not one.
+bool IsGoDiagnostic(std::string_view cleaned_line);
+
 // A line that only reports that something else failed: an exit status
 // ("Process completed with exit code 1.", "ERROR: Job failed: exit code 1",
 // "error Command failed with exit code 1.", "ERROR: script returned exit
