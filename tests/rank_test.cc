@@ -216,7 +216,8 @@ TEST(LineKinds, WarningsWrappersAndFailures) {
   for (const char* w : {"Process completed with exit code 1.", "ERROR: Job failed: exit code 1",
                         "error Command failed with exit code 1.", "error: subprocess-exited-with-error",
                         "#12 ERROR: process \"/bin/sh -c make\" did not complete successfully: exit code: 2",
-                        "make: *** [Makefile:36: all] Error 2"}) {
+                        "make: *** [Makefile:36: all] Error 2",
+                        "wandb: Waiting for W&B process to finish... (failed 1). Press Control-C to abort syncing."}) {
     EXPECT_TRUE(IsWrapperLine(w)) << w;
   }
   EXPECT_FALSE(IsWrapperLine("OSError: CUDA_HOME environment variable is not set"));

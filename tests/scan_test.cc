@@ -288,6 +288,29 @@ TEST(Scan, TheFailureComesBeforeWarningsAndExitStatuses) {
   EXPECT_EQ(r.blocks[2].matches[0].record->id, "t/utcnow");
 }
 
+// wandb's teardown line only reports that the run's process exited 1; a
+// record whose broad pattern knows it names no cause, so the failure
+// before it, known or not, is the root.
+TEST(Scan, AKnownErrorOnAnExitStatusLineIsNoRoot) {
+  TempDir cache;
+  auto e = Engine::FromKnowledgeBase(
+      KnowledgeBase::FromRecords({testing::MakeRecord("t/wandb", "wandb.errors.Error: wandb integration failed",
+                                                      "(wandb.*error|wandb.*failed)")}),
+      cache.path().string());
+  ASSERT_TRUE(e.ok());
+  const std::string log =
+      "step 10 loss 0.3\n"
+      "ERROR feature store: no route to shard 3\n"
+      "wandb: Waiting for W&B process to finish... (failed 1). Press Control-C to abort syncing.\n";
+  ScanResult r = ScanText(*e.value(), log);
+  ASSERT_EQ(r.blocks.size(), 2u);
+  EXPECT_TRUE(r.blocks[0].root);
+  EXPECT_EQ(r.blocks[0].kind, "error-line");
+  EXPECT_TRUE(r.blocks[0].matches.empty());
+  ASSERT_FALSE(r.blocks[1].matches.empty());
+  EXPECT_EQ(r.blocks[1].matches[0].record->id, "t/wandb");
+}
+
 // An error block is read as a whole, as `kedb match` reads a paste: npm's
 // report says ERESOLVE on one line and what did not resolve on others.
 TEST(Scan, AnErrorBlockIsReadAsAWhole) {

@@ -128,6 +128,12 @@ bool IsWrapperLine(std::string_view line) {
   for (std::string_view r : kReports) {
     if (l.find(r) != std::string::npos) return true;
   }
+  // wandb's teardown after the run's process exited 1: "wandb: Waiting for
+  // W&B process to finish... (failed 1)."
+  if (const std::size_t at = l.find("(failed "); at != std::string::npos && at + 8 < l.size() &&
+      l[at + 8] >= '0' && l[at + 8] <= '9') {
+    return true;
+  }
   // make: "make: *** [Makefile:36: all] Error 2", "make[1]: *** ... Error 1"
   return l.rfind("make", 0) == 0 && l.find("*** ") != std::string::npos && l.find("] error ") != std::string::npos;
 }

@@ -34,8 +34,8 @@ bool IsGoDiagnostic(std::string_view cleaned_line);
 // "error Command failed with exit code 1.", "ERROR: script returned exit
 // code 2", "#12 ERROR: process \"/bin/sh -c make\" did not complete
 // successfully: exit code: 2", "make: *** [all] Error 2", pip's "error:
-// subprocess-exited-with-error"). The error it reports is elsewhere in the
-// log.
+// subprocess-exited-with-error", wandb's "Waiting for W&B process to
+// finish... (failed 1)"). The error it reports is elsewhere in the log.
 bool IsWrapperLine(std::string_view cleaned_line);
 
 }  // namespace kedb::logs

@@ -26,7 +26,8 @@ bool LeadsTo(const Record& a, const Record& b) {
 //      shows, but often incidental ("fatal: not a git repository");
 //   2  lines that only report another failure (an exit status, pip's
 //      "subprocess-exited-with-error");
-//   3  known errors on warning lines (deprecations, retries, lint);
+//   3  known errors on warning lines (deprecations, retries, lint), and
+//      on lines the segmenter left alone that only report an exit status;
 //   4  known errors on lines that say nothing failed ("Checking out
 //      5bb35ccb as detached HEAD").
 int Tier(const ErrorBlock& b) {
@@ -34,7 +35,10 @@ int Tier(const ErrorBlock& b) {
     if (!b.matches.empty() || (b.kind != "error-line" && b.kind != "step")) return 0;
     return b.kind == "step" || logs::IsWrapperLine(b.decisive) ? 2 : 1;
   }
+  // A known error on a line that only reports an exit status (wandb's
+  // "(failed 1)") says no more than a warning does.
   if (logs::IsWarningLine(b.decisive)) return 3;
+  if (logs::IsWrapperLine(b.decisive)) return 2;
   return logs::StatesFailure(b.decisive) ? 0 : 4;
 }
 
