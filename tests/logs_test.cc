@@ -60,6 +60,20 @@ TEST(Preprocess, StripsWhatTerminalsAndCiSystemsAdd) {
   EXPECT_EQ(e.mark, LineMark::kPytestError);
 }
 
+TEST(Preprocess, TellsGitLabsSplitLines) {
+  std::string scratch;
+  const std::string first = "2026-03-14T10:01:45.000002Z 01E WARNING: Retrying after connec";
+  const std::string rest = "2026-03-14T10:01:45.000003Z 01E+ tion broken by 'ReadTimeoutError'";
+  const CleanLine a = Clean(first, &scratch);
+  EXPECT_FALSE(ContinuesPreviousLine(std::string_view(first).substr(0, a.stripped)));
+  const CleanLine b = Clean(rest, &scratch);
+  EXPECT_EQ(b.text, "tion broken by 'ReadTimeoutError'");
+  EXPECT_TRUE(ContinuesPreviousLine(std::string_view(rest).substr(0, b.stripped)));
+  EXPECT_TRUE(ContinuesPreviousLine("2026-03-14T10:01:45.000003Z 00O+"));
+  EXPECT_FALSE(ContinuesPreviousLine("2026-03-14T10:01:45.000003Z "));
+  EXPECT_FALSE(ContinuesPreviousLine(""));
+}
+
 TEST(Preprocess, KeepsWhatIsMessage) {
   for (const char* line : {"Epoch 1/10", "E1234: shard writer stalled", "Error: x", "#include <cuda.h>",
                            "2026 was a good year", "[rank] is not a prefix", "  File \"a.py\", line 3",

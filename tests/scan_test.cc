@@ -311,6 +311,36 @@ TEST(Scan, AKnownErrorOnAnExitStatusLineIsNoRoot) {
   EXPECT_EQ(r.blocks[1].matches[0].record->id, "t/wandb");
 }
 
+// GitLab's runner splits a line it received in two writes and tags the rest
+// "01E+". The rest of a pip warning names a timeout, but it is still a
+// warning: the logger's error below it is the root.
+TEST(Scan, TheRestOfASplitLineIsReadWithItsFirstPart) {
+  TempDir cache;
+  auto e = Engine::FromKnowledgeBase(
+      KnowledgeBase::FromRecords({testing::MakeRecord("t/read-timeout", "pip ReadTimeoutError: Read timed out",
+                                                      R"(ReadTimeoutError\(.*Read timed out)")}),
+      cache.path().string());
+  ASSERT_TRUE(e.ok());
+  const std::string log =
+      "2026-03-14T10:01:45.000001Z 00O $ pip install -r requirements.txt\n"
+      "2026-03-14T10:01:45.000002Z 01E WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, "
+      "status=None)) after connec\n"
+      "2026-03-14T10:01:45.000003Z 01E+ tion broken by 'ReadTimeoutError(\"HTTPSConnectionPool(host='pypi.org', "
+      "port=443): Read timed out. (read timeout=15)\")': /simple/six/\n"
+      "2026-03-14T10:01:46.000001Z 01E ERROR feature store: no route to shard 3\n";
+  ScanResult r = ScanText(*e.value(), log);
+  ASSERT_EQ(r.blocks.size(), 2u);
+  EXPECT_TRUE(r.blocks[0].root);
+  EXPECT_EQ(r.blocks[0].kind, "error-line");
+  EXPECT_EQ(r.blocks[1].decisive_line, 3u);
+  EXPECT_EQ(r.blocks[1].decisive.rfind("WARNING: Retrying (Retry(total=4", 0), 0u) << r.blocks[1].decisive;
+  ASSERT_FALSE(r.blocks[1].matches.empty());
+  EXPECT_EQ(r.blocks[1].matches[0].record->id, "t/read-timeout");
+  // The match's span is still on the line it was found on.
+  const Match& m = r.blocks[1].matches[0];
+  EXPECT_EQ(log.substr(m.begin, 16), "ReadTimeoutError");
+}
+
 // An error block is read as a whole, as `kedb match` reads a paste: npm's
 // report says ERESOLVE on one line and what did not resolve on others.
 TEST(Scan, AnErrorBlockIsReadAsAWhole) {

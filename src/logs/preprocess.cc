@@ -355,4 +355,12 @@ void CleanLines(std::string_view block, const std::vector<std::size_t>& line_sta
   out->text = std::string_view(buf.data(), at);
 }
 
+bool ContinuesPreviousLine(std::string_view prefix) {
+  while (!prefix.empty() && prefix.back() == ' ') prefix.remove_suffix(1);
+  // "...Z 01E+": two digits, the stream letter, the flag.
+  const std::size_t n = prefix.size();
+  return n >= 5 && prefix[n - 1] == '+' && (prefix[n - 2] == 'O' || prefix[n - 2] == 'E') && Digit(prefix[n - 3]) &&
+         Digit(prefix[n - 4]) && prefix[n - 5] == ' ';
+}
+
 }  // namespace kedb::logs

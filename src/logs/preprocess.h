@@ -43,6 +43,12 @@ struct CleanLine {
 // `scratch` holds the result when the line had to be rewritten.
 CleanLine Clean(std::string_view line, std::string* scratch);
 
+// Whether a line whose stripped prefix (what Clean() removed from its start)
+// is `prefix` continues the line before it: GitLab's runner tags the rest of
+// a line it received in two writes "01E+" ("00O+"). Cleaning keeps the two
+// parts as two lines; a reader of the second takes the first with it.
+bool ContinuesPreviousLine(std::string_view prefix);
+
 // The lines of a block of text, cleaned as Clean() does, for matching them
 // all at once.
 struct CleanedLines {

@@ -334,8 +334,18 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
       if (found.empty()) {
         if (quiet.size() >= kQuietLines) quiet.clear();
         quiet.emplace(line);
+        continue;
       }
-      regions.Add(line_no, line, std::move(found));
+      // The rest of a line GitLab split is read with its first part (a
+      // warning's tail is still a warning).
+      const std::size_t raw_start = c.raw_starts[li];
+      if (li > 0 && logs::ContinuesPreviousLine(c.raw.substr(raw_start, c.cleaned.origins[li] - raw_start))) {
+        std::string whole(logs::LineText(text, starts, li - 1));
+        whole += line;
+        regions.Add(line_no, whole, std::move(found));
+      } else {
+        regions.Add(line_no, line, std::move(found));
+      }
     }
   };
 
