@@ -235,6 +235,18 @@ TEST(LineKinds, WarningsWrappersAndFailures) {
                         "server_test.go:12: listening on :8080"}) {
     EXPECT_FALSE(StatesFailure(f)) << f;
   }
+  // Source code a traceback quotes names exceptions without reporting one.
+  // https://github.com/facebookresearch/detectron2/issues/460 and
+  // https://github.com/keras-team/keras/issues/9643
+  for (const char* c : {"    raise AssertionError(\"Torch not compiled with CUDA enabled\")",
+                        "   1372         except KeyError:", "-> 1374       raise type(e)(node_def, op, message)",
+                        "----> 3 raise ValueError(x)", "  throw new Error('boom');"}) {
+    EXPECT_TRUE(logs::IsSourceLine(c)) << c;
+  }
+  for (const char* c : {"AssertionError: Torch not compiled with CUDA enabled", "404 Not Found: raise limits",
+                        "RuntimeError: exception raised in worker", "Exception: raise failed"}) {
+    EXPECT_FALSE(logs::IsSourceLine(c)) << c;
+  }
   // A passing test's name is no failure, whatever it says; a failing one is.
   for (const char* f : {"    \u2713 shows the error state when the request fails (58 ms)",
                         "PASS src/components/ErrorBoundary.test.ts (4.829 s)", "--- PASS: TestConnectionRefused (0.00s)",

@@ -341,6 +341,30 @@ TEST(Scan, TheRestOfASplitLineIsReadWithItsFirstPart) {
   EXPECT_EQ(log.substr(m.begin, 16), "ReadTimeoutError");
 }
 
+// A traceback pasted without its header and flush left: its code line
+// quotes the exception, but the exception line below is the failure.
+// https://github.com/facebookresearch/detectron2/issues/460
+TEST(Scan, ACodeLineThatQuotesAnExceptionIsNoRoot) {
+  TempDir cache;
+  auto e = Engine::FromKnowledgeBase(
+      KnowledgeBase::FromRecords(
+          {testing::MakeRecord("t/assertion", "AssertionError", "AssertionError"),
+           testing::MakeRecord("t/no-cuda", "AssertionError: Torch not compiled with CUDA enabled",
+                               "^AssertionError: Torch not compiled with CUDA enabled")}),
+      cache.path().string());
+  ASSERT_TRUE(e.ok());
+  const std::string log =
+      "[07:12:01] building model\n"
+      "File \"/home/xx/envs/lib/python3.7/site-packages/torch/cuda/__init__.py\", line 95, in _check_driver\n"
+      "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+      "AssertionError: Torch not compiled with CUDA enabled\n";
+  ScanResult r = ScanText(*e.value(), log);
+  ASSERT_GE(r.blocks.size(), 1u);
+  EXPECT_EQ(r.blocks[0].decisive_line, 4u);
+  ASSERT_FALSE(r.blocks[0].matches.empty());
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/no-cuda");
+}
+
 // An error block is read as a whole, as `kedb match` reads a paste: npm's
 // report says ERESOLVE on one line and what did not resolve on others.
 TEST(Scan, AnErrorBlockIsReadAsAWhole) {

@@ -83,6 +83,29 @@ bool ReportsPass(std::string_view line) {
   return passed != std::string_view::npos && t.find("::") < passed;
 }
 
+bool IsSourceLine(std::string_view t) {
+  std::size_t i = 0;
+  auto skip_spaces = [&] {
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+  };
+  skip_spaces();
+  // IPython's arrow at the failing line, then the line number.
+  while (i < t.size() && t[i] == '-') ++i;
+  if (i < t.size() && t[i] == '>') ++i;
+  skip_spaces();
+  const std::size_t digits = i;
+  while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+  if (i > digits) {
+    if (i == t.size() || (t[i] != ' ' && t[i] != '\t')) return false;  // "404 Not Found" has no code after it
+    skip_spaces();
+  }
+  const std::string_view code = t.substr(i);
+  for (std::string_view keyword : {"raise ", "except ", "except:", "assert ", "throw "}) {
+    if (code.substr(0, keyword.size()) == keyword) return true;
+  }
+  return false;
+}
+
 bool IsGoDiagnostic(std::string_view t) {
   const std::size_t ext = t.find(".go:");
   if (ext == std::string_view::npos || ext == 0 || t.substr(0, ext).find(' ') != std::string_view::npos) return false;

@@ -23,6 +23,12 @@ bool IsWarningLine(std::string_view cleaned_line);
 // src/errors.test.ts", "--- PASS: TestFailure") says nothing failed.
 bool StatesFailure(std::string_view cleaned_line);
 
+// A line of source code as a traceback quotes it, which names exceptions
+// without reporting one: "raise AssertionError(\"Torch not compiled ...\")",
+// "except KeyError:", "throw new Error(...)", and IPython's numbered lines
+// ("   1372         except KeyError:", "-> 1374       raise type(e)(...)").
+bool IsSourceLine(std::string_view cleaned_line);
+
 // A diagnostic of the Go toolchain, which names no severity: a Go file's
 // location, then the message ("lbc/lbc.go:27:2: missing go.sum entry ...",
 // "./main.go:12:5: undefined: foo"). A test's log line ("x_test.go:12:

@@ -29,7 +29,8 @@ bool LeadsTo(const Record& a, const Record& b) {
 //   3  known errors on warning lines (deprecations, retries, lint), and
 //      on lines the segmenter left alone that only report an exit status;
 //   4  known errors on lines that say nothing failed ("Checking out
-//      5bb35ccb as detached HEAD").
+//      5bb35ccb as detached HEAD"), or that are source code a traceback
+//      quotes ("raise AssertionError(...)").
 int Tier(const ErrorBlock& b) {
   if (b.kind != "match") {
     if (!b.matches.empty() || (b.kind != "error-line" && b.kind != "step")) return 0;
@@ -39,6 +40,7 @@ int Tier(const ErrorBlock& b) {
   // "(failed 1)") says no more than a warning does.
   if (logs::IsWarningLine(b.decisive)) return 3;
   if (logs::IsWrapperLine(b.decisive)) return 2;
+  if (logs::IsSourceLine(b.decisive)) return 4;
   return logs::StatesFailure(b.decisive) ? 0 : 4;
 }
 
