@@ -661,6 +661,24 @@ TEST(Blocks, GoDiagnosticsAreCompilerErrors) {
   EXPECT_EQ(blocks[0].last_line, 3u);
 }
 
+// A paste that lost some frames' indentation on the way:
+// https://github.com/VICO-UoE/MTPSL/issues/3
+TEST(Blocks, AFramePastedFlushLeftIsStillAFrame) {
+  auto blocks = Segment("Traceback (most recent call last):\n"
+                        "  File \"/share/MTPSL/cityscapes_mtl_xtc.py\", line 191, in <module>\n"
+                        "    con_loss = mapfns(train_pred_ind, train_target_ind)\n"
+                        " File \"/share/MTPSL/model/mapfns.py\", line 167, in forward\n"
+                        "    mapout_source = self.mapfns(source_pred, input_task=source_task)\n"
+                        "File \"/share/MTPSL/model/mapfns.py\", line 36, in forward\n"
+                        "    gamma = torch.mm(A_taskpair, self.gamma.t())\n"
+                        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x2 and 6x64)\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, "python");
+  EXPECT_EQ(blocks[0].frame_count, 3u);
+  EXPECT_EQ(blocks[0].decisive_line, 8u);
+  EXPECT_EQ(blocks[0].decisive, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x2 and 6x64)");
+}
+
 TEST(Blocks, ATracebackPastedWithoutItsHeader) {
   auto blocks = Segment("  File \"/usr/lib/python3/django/db/utils.py\", line 97, in __exit__\n"
                         "    six.reraise(dj_exc_type, dj_exc_value, traceback)\n"

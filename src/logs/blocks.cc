@@ -365,6 +365,11 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
         } else {
           Extend(line_no);
         }
+      } else if (IsPythonFrame(t) && !headerless_) {
+        // A frame pasted flush left (a paste's indentation lost on the way)
+        // is still a frame, not the exception line.
+        blank_run_ = 0;
+        AddFrame(line_no, t);
       } else if (t == "Traceback (most recent call last):" || (headerless_ && !IsExceptionLine(t))) {
         // A traceback cut short; or frames without a header that no
         // exception line ends, which are no traceback (Close drops them).
