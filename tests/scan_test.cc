@@ -365,6 +365,33 @@ TEST(Scan, ACodeLineThatQuotesAnExceptionIsNoRoot) {
   EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/no-cuda");
 }
 
+// Next.js prints a redirect's stack under "NEXT_REDIRECT", a line with no
+// word that marks an error: the known error on it heads the stack trace.
+// https://github.com/vercel/next.js/issues/55586
+TEST(Scan, AKnownErrorRightAboveAHeaderlessStackTraceHeadsIt) {
+  TempDir cache;
+  auto e = Engine::FromKnowledgeBase(
+      KnowledgeBase::FromRecords({testing::MakeRecord("t/redirect", "Error: NEXT_REDIRECT", "NEXT_REDIRECT")}),
+      cache.path().string());
+  ASSERT_TRUE(e.ok());
+  const std::string log =
+      "#14 19.865 \n"
+      "#14 20.067 NEXT_REDIRECT\n"
+      "#14 20.075     at getRedirectError (webpack-internal:///(rsc)/./node_modules/next/dist/client/components/"
+      "redirect.js:40:19)\n"
+      "#14 20.083     at redirect (webpack-internal:///(rsc)/./node_modules/next/dist/client/components/"
+      "redirect.js:50:11)\n"
+      "#14 20.088 done\n";
+  ScanResult r = ScanText(*e.value(), log);
+  ASSERT_EQ(r.blocks.size(), 1u);
+  EXPECT_EQ(r.blocks[0].kind, "javascript");
+  EXPECT_EQ(r.blocks[0].first_line, 2u);
+  EXPECT_EQ(r.blocks[0].decisive_line, 2u);
+  EXPECT_EQ(r.blocks[0].decisive, "NEXT_REDIRECT");
+  ASSERT_FALSE(r.blocks[0].matches.empty());
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/redirect");
+}
+
 // An error block is read as a whole, as `kedb match` reads a paste: npm's
 // report says ERESOLVE on one line and what did not resolve on others.
 TEST(Scan, AnErrorBlockIsReadAsAWhole) {

@@ -201,6 +201,26 @@ bool JoinsBlock(const logs::Block& b, std::size_t line, std::string_view text) {
   return b.kind != "step" || Kept(b, line) || !logs::IsWarningLine(text);
 }
 
+// A stack trace whose header the segmenter did not see (a line with no
+// trigger word: Next.js's "NEXT_REDIRECT") starts at its first frame. A hit
+// on the line right before it is that header: the block takes the line as
+// its start and decisive line. Returns the block, or -1.
+long AdoptHeader(std::vector<Span>* spans, std::vector<ErrorBlock>* blocks, std::size_t line, std::string_view text) {
+  if (text.empty()) return -1;
+  const long b = FindBlock(*spans, line + 1, line + 1);
+  if (b < 0) return -1;
+  ErrorBlock& e = (*blocks)[static_cast<std::size_t>(b)];
+  const bool headless = (e.kind == "javascript" || e.kind == "java") && e.first_line == line + 1 &&
+                        e.decisive_line == e.first_line && e.decisive.rfind("at ", 0) == 0;
+  if (!headless) return -1;
+  e.first_line = e.decisive_line = line;
+  e.decisive = std::string(text);
+  for (Span& s : *spans) {
+    if (s.block == static_cast<std::size_t>(b) && s.first == line + 1) s.first = line;
+  }
+  return b;
+}
+
 // The text of line `line` among a region's lines with hits; empty past the
 // ones kept.
 std::string_view LineOf(const std::vector<std::pair<std::size_t, std::string>>& texts, std::size_t line) {
@@ -431,6 +451,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     for (auto& c : r.candidates) {
       long into = FindBlock(spans, c.match.line, c.match.line);
       if (into < 0 && r.count > 1) into = FindBlock(spans, r.first_line, r.last_line);
+      if (into < 0) into = AdoptHeader(&spans, &blocks, c.match.line, LineOf(r.texts, c.match.line));
       if (into >= 0 && static_cast<std::size_t>(into) < found_blocks.size() &&
           !JoinsBlock(found_blocks[static_cast<std::size_t>(into)], c.match.line, LineOf(r.texts, c.match.line))) {
         into = -1;
