@@ -301,6 +301,24 @@ TEST(Blocks, UncaughtCppException) {
   EXPECT_EQ(blocks[0].kind, "cpp");
   EXPECT_EQ(blocks[0].decisive, "CUDA error: an illegal memory access was encountered");
   EXPECT_EQ(blocks[0].decisive_line, 3u);
+
+  // PyTorch's native frames are the exception's too (real output, some
+  // frames left out: https://github.com/sgl-project/sglang/issues/1693).
+  blocks = Segment("terminate called after throwing an instance of 'c10::DistBackendError'\n"
+                   "  what():  [PG 3 Rank 5] Process group watchdog thread terminated with exception: [Rank 5] "
+                   "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9141, OpType=_ALLGATHER_BASE, "
+                   "Timeout(ms)=600000) ran for 600020 milliseconds before timing out.\n"
+                   "Exception raised from checkTimeout at ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:609 "
+                   "(most recent call first):\n"
+                   "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7f3b6d41df86 in libc10.so)\n"
+                   "frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout() + 0x1d2 (0x7f3b6e71a8d2 in "
+                   "libtorch_cuda.so)\n"
+                   "step 12 done\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, "cpp");
+  EXPECT_EQ(blocks[0].last_line, 5u);
+  EXPECT_EQ(blocks[0].frame_count, 2u);
+  EXPECT_EQ(blocks[0].decisive_line, 2u);
 }
 
 TEST(Blocks, IPythonTraceback) {

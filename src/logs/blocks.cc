@@ -518,9 +518,14 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       break;
     case State::kCpp:
       // "  what():  message" says what went wrong; "Aborted (core dumped)" ends it.
+      // PyTorch's c10 errors carry where they were raised and their native
+      // frames: "Exception raised from checkTimeout at ...", "frame #0: ...".
       if (StartsWith(t, "what():")) {
         SetDecisive(line_no, Trim(t.substr(7)));
-      } else if (StartsWith(t, "Aborted") || StartsWith(t, "*** ") || (indented && !blank)) {
+      } else if (StartsWith(t, "frame #")) {
+        AddFrame(line_no, t);
+      } else if (StartsWith(t, "Aborted") || StartsWith(t, "*** ") || StartsWith(t, "Exception raised from ") ||
+                 (indented && !blank)) {
         Extend(line_no);
       } else {
         Close();
