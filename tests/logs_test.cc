@@ -697,6 +697,23 @@ TEST(Blocks, AFramePastedFlushLeftIsStillAFrame) {
   EXPECT_EQ(blocks[0].decisive, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x2 and 6x64)");
 }
 
+// A tool that names itself before "Error": CMake's two forms.
+// https://github.com/xmrig/xmrig/issues/843 (the first line).
+TEST(Blocks, AToolsErrorLineIsAnErrorLine) {
+  auto blocks = Segment("-- Detecting C compiler ABI info\n"
+                        "CMake Error: CMake was unable to find a build program corresponding to \"Unix Makefiles\".  "
+                        "CMAKE_MAKE_PROGRAM is not set.\n"
+                        "-- Configuring incomplete, errors occurred!\n"
+                        "CMake Error at CMakeLists.txt:12 (find_package):\n"
+                        "  Could not find a package configuration file provided by \"Qt5\"\n");
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].kind, "error-line");
+  EXPECT_EQ(blocks[0].decisive_line, 2u);
+  EXPECT_EQ(blocks[1].decisive_line, 4u);
+  EXPECT_EQ(blocks[1].last_line, 5u);  // with its indented details
+  EXPECT_TRUE(Segment("checking for Error: handlers\nlibfoo Error at exit handled\n").empty());
+}
+
 TEST(Blocks, ATracebackPastedWithoutItsHeader) {
   auto blocks = Segment("  File \"/usr/lib/python3/django/db/utils.py\", line 97, in __exit__\n"
                         "    six.reraise(dj_exc_type, dj_exc_value, traceback)\n"

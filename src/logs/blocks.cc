@@ -129,11 +129,19 @@ bool IsGpuError(std::string_view t) {
 
 // A logger's error line: "ERROR ...", "FATAL: ...", "[ERROR] ...",
 // "... ERROR launcher: ..." (level within the first words), "Error: ...",
-// "FAILED tests/x.py::t - ...", or an exception printed on its own.
+// "FAILED tests/x.py::t - ...", a tool's "CMake Error: ..." / "CMake Error
+// at CMakeLists.txt:12 (find_package):", or an exception printed on its own.
 bool IsErrorLine(std::string_view t) {
   for (std::string_view p : {"ERROR", "FATAL", "CRITICAL", "[ERROR]", "[FATAL]", "[CRITICAL]", "Error: ", "error: ",
                              "FAILED ", "fatal: "}) {
     if (StartsWith(t, p)) return true;
+  }
+  // One capitalised word, then "Error:" or "Error at".
+  if (!t.empty() && t[0] >= 'A' && t[0] <= 'Z') {
+    std::size_t i = 1;
+    while (i < t.size() && WordChar(t[i])) ++i;
+    const std::string_view rest = t.substr(i);
+    if (StartsWith(rest, " Error: ") || StartsWith(rest, " Error at ")) return true;
   }
   // The level among the first few words.
   std::size_t words = 0;
