@@ -54,6 +54,15 @@ TEST(Preprocess, StripsWhatTerminalsAndCiSystemsAdd) {
     EXPECT_EQ(C(line).text, "up") << line;
   }
   EXPECT_EQ(C("2026-03-14T09:12:01").text, "");
+  // Docker Compose's service column, first or under a CI timestamp
+  // (https://github.com/alibaba/nacos/issues/12259); a logger's level
+  // column and a table's first cell are not one.
+  EXPECT_EQ(C("nacos  |        at com.mysql.cj.NativeSession.connect(NativeSession.java:134)").text,
+            "       at com.mysql.cj.NativeSession.connect(NativeSession.java:134)");
+  EXPECT_EQ(C("2026-03-14T10:01:45.1234567Z web-1  | 2026-03-14 10:01:45,114 ERROR db: refused").text,
+            "ERROR db: refused");
+  EXPECT_EQ(C("error    | db: refused").text, "error    | db: refused");
+  EXPECT_EQ(C("Name | Value").text, "Name | Value");
   // pytest's failure details.
   auto e = C("E       RuntimeError: CUDA error: device-side assert triggered");
   EXPECT_EQ(e.text, "RuntimeError: CUDA error: device-side assert triggered");
@@ -145,7 +154,7 @@ TEST(Preprocess, CleaningABlockIsCleaningEachLineOnRandomLines) {
   const std::vector<std::string> pieces = {
       "2026-03-14T09:12:01.123Z ", "[2026-03-14 09:12:01] ", "I0314 02:11:40.118000 140213 file.py:757] ",
       "#12 3.456 ", "[rank3]: ", "##[error]", "E   ", "00O ", "\x1b[31m", "\x1b[0m", "\r", "\xe9", "\xc3\xa9",
-      "\xff", "错误", "Error", ": ", "x", " ", "12:00:00", "[", "]"};
+      "\xff", "错误", "Error", ": ", "x", " ", "12:00:00", "[", "]", "web-1  | ", "|"};
   uint64_t state = 12345;
   auto next = [&] {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -467,6 +476,7 @@ TEST(Blocks, EveryPrefixStyleGivesTheBlocksOfTheBareLog) {
       {"jenkins", [](std::size_t i) { return fmt::format("[2026-03-14T10:01:{:02}.{:03}Z] ", i % 60, i % 1000); }},
       {"gitlab", [](std::size_t i) { return fmt::format("2026-03-14T10:01:45.{:06}Z 01E{} ", i, i % 3 ? "+" : ""); }},
       {"torchrun", [](std::size_t) { return std::string("[rank1]: "); }},
+      {"compose", [](std::size_t) { return std::string("trainer-1  | "); }},
       {"github+torchrun", [](std::size_t i) { return fmt::format("2026-03-14T10:01:{:02}.1234567Z [rank0]: ", i % 60); }},
   };
   for (const char* log : {kPythonChained, kJavaCausedBy, kGoPanic, kNodeStack, kIPython, kPythonMessages}) {

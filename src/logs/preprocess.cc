@@ -114,6 +114,37 @@ constexpr std::array<bool, 256> kMayStartPrefix = [] {
 }();
 bool MayStartPrefix(char c) { return kMayStartPrefix[static_cast<unsigned char>(c)]; }
 
+// Bytes of a Docker Compose service name: "web-1", "nacos", "api_1". Names
+// are lower case by convention (project names must be); a capital makes it
+// a table's first cell ("Name | Value", "OutOfMemoryError | 3").
+constexpr std::array<bool, 256> kServiceNameByte = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c = '0'; c <= '9'; ++c) t[c] = true;
+  for (unsigned char c = 'a'; c <= 'z'; ++c) t[c] = true;
+  t['_'] = t['-'] = t['.'] = true;
+  return t;
+}();
+
+// Docker Compose's service prefix: the name, padding, a bar ("nacos  | ",
+// "web-1  | "). Not a logger's level column ("error    | "), which says
+// something about the line.
+std::size_t ServicePrefixAt(std::string_view s) {
+  constexpr std::size_t kMaxName = 64;
+  std::size_t i = 0;
+  while (i < s.size() && i < kMaxName && kServiceNameByte[static_cast<unsigned char>(s[i])]) ++i;
+  if (i == 0 || i >= s.size() || s[i] != ' ') return 0;
+  const std::size_t name_end = i;
+  while (i < s.size() && s[i] == ' ') ++i;
+  if (i >= s.size() || s[i] != '|') return 0;
+  const std::string_view name = s.substr(0, name_end);
+  for (std::string_view level : {"trace", "debug", "info", "notice", "success", "warn", "warning", "error", "critical",
+                                 "fatal"}) {
+    if (name == level) return 0;
+  }
+  ++i;
+  return i < s.size() && s[i] == ' ' ? i + 1 : i;
+}
+
 // One known prefix at the start of `s`: its length (spaces after it
 // included), or 0. Sets *mark for prefixes that say something.
 std::size_t PrefixAt(std::string_view s, LineMark* mark) {
@@ -274,8 +305,13 @@ void Rewrite(std::string_view s, std::string* out) {
 // "2026-...Z [rank0]:[E ...]" has three.
 CleanLine StripPrefixes(std::string_view s) {
   CleanLine out;
+  bool service = false;
   for (int layer = 0; layer < 4; ++layer) {
     std::size_t n = PrefixAt(s, &out.mark);
+    if (n == 0 && !service) {
+      n = ServicePrefixAt(s);  // once: under a CI timestamp, or first
+      service = true;
+    }
     if (n == 0 || n > s.size()) break;
     s.remove_prefix(n);
     out.stripped += n;
@@ -339,7 +375,7 @@ void CleanLines(std::string_view block, const std::vector<std::size_t>& line_sta
     if (rewrite < b + line.size()) {
       Rewrite(line, &out->scratch);
       c = StripPrefixes(out->scratch);
-    } else if (!line.empty() && MayStartPrefix(line[0])) {
+    } else if (!line.empty() && (MayStartPrefix(line[0]) || kServiceNameByte[static_cast<unsigned char>(line[0])])) {
       c = StripPrefixes(line);
     } else {
       c.text = line;

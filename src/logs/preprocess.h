@@ -37,7 +37,8 @@ struct CleanLine {
 //     timestamps (bare or in brackets), GitLab's "00O "/"01E+" stream tags,
 //     glog's "I0314 02:11:40.118000 140213 file.py:757] ", Docker BuildKit's
 //     "#12 3.456 ", "[Pipeline] ", torchrun's "[rank0]:", GitHub Actions'
-//     "##[error]"/"##[warning]"/"##[group]", and pytest's "E   ". One blank
+//     "##[error]"/"##[warning]"/"##[group]", pytest's "E   ", and once,
+//     Docker Compose's service column ("web-1  | "). One blank
 //     after a prefix goes with it and the rest of the line's indentation
 //     stays, so a traceback stamped by a CI system keeps its shape.
 // `scratch` holds the result when the line had to be rewritten.
