@@ -375,8 +375,10 @@ void CleanLines(std::string_view block, const std::vector<std::size_t>& line_sta
     if (rewrite < b + line.size()) {
       Rewrite(line, &out->scratch);
       c = StripPrefixes(out->scratch);
-    } else if (!line.empty() && (MayStartPrefix(line[0]) || kServiceNameByte[static_cast<unsigned char>(line[0])])) {
+    } else if (!line.empty() && MayStartPrefix(line[0])) {
       c = StripPrefixes(line);
+    } else if (!line.empty() && kServiceNameByte[static_cast<unsigned char>(line[0])] && ServicePrefixAt(line) > 0) {
+      c = StripPrefixes(line);  // rare: most lines that start with a letter have no prefix
     } else {
       c.text = line;
     }
