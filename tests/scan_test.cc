@@ -288,14 +288,18 @@ TEST(Scan, TheFailureComesBeforeWarningsAndExitStatuses) {
   EXPECT_EQ(r.blocks[2].matches[0].record->id, "t/utcnow");
 }
 
-// wandb's teardown line only reports that the run's process exited 1; a
-// record whose broad pattern knows it names no cause, so the failure
-// before it, known or not, is the root.
+// wandb's teardown line only reports that the run's process exited 1. A
+// record whose broad pattern knows it names no cause: the failure before it
+// is the root, and a weak match on the teardown is not reported at all. A
+// record that is sure of such a line (Gradle's own failure report) stays.
 TEST(Scan, AKnownErrorOnAnExitStatusLineIsNoRoot) {
   TempDir cache;
   auto e = Engine::FromKnowledgeBase(
-      KnowledgeBase::FromRecords({testing::MakeRecord("t/wandb", "wandb.errors.Error: wandb integration failed",
-                                                      "(wandb.*error|wandb.*failed)")}),
+      KnowledgeBase::FromRecords(
+          {testing::MakeRecord("t/wandb", "wandb.errors.Error: wandb integration failed",
+                               "(wandb.*error|wandb.*failed)"),
+           testing::MakeRecord("t/gradle", "FAILURE: Build failed with an exception.",
+                               R"(FAILURE: Build failed with an exception)")}),
       cache.path().string());
   ASSERT_TRUE(e.ok());
   const std::string log =
@@ -303,12 +307,15 @@ TEST(Scan, AKnownErrorOnAnExitStatusLineIsNoRoot) {
       "ERROR feature store: no route to shard 3\n"
       "wandb: Waiting for W&B process to finish... (failed 1). Press Control-C to abort syncing.\n";
   ScanResult r = ScanText(*e.value(), log);
-  ASSERT_EQ(r.blocks.size(), 2u);
+  ASSERT_EQ(r.blocks.size(), 1u);
   EXPECT_TRUE(r.blocks[0].root);
   EXPECT_EQ(r.blocks[0].kind, "error-line");
   EXPECT_TRUE(r.blocks[0].matches.empty());
-  ASSERT_FALSE(r.blocks[1].matches.empty());
-  EXPECT_EQ(r.blocks[1].matches[0].record->id, "t/wandb");
+
+  r = ScanText(*e.value(), "> Task :app:compileJava\nFAILURE: Build failed with an exception.\n");
+  ASSERT_EQ(r.blocks.size(), 1u);
+  ASSERT_FALSE(r.blocks[0].matches.empty());
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/gradle");
 }
 
 // GitLab's runner splits a line it received in two writes and tags the rest

@@ -24,6 +24,10 @@ using match::Candidate;
 // Distinct quiet lines remembered at once (see Engine::Scan).
 constexpr std::size_t kQuietLines = 4096;
 
+// The confidence a known error needs on a line that only reports an exit
+// status (see Scan).
+constexpr double kSureOnExitStatus = 0.5;
+
 // Looks up a string_view in a set of strings without copying it.
 struct TextHash {
   using is_transparent = void;
@@ -507,6 +511,15 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
         break;
       }
       at = end + 1;
+    }
+  }
+  // A line outside any block that only reports an exit status (wandb's
+  // teardown "... (failed 1)") carries little evidence of its own: a known
+  // error found on it is reported only when the model is sure of it.
+  for (ErrorBlock& b : blocks) {
+    if (b.kind == "match" && !b.matches.empty() && b.matches[0].confidence < kSureOnExitStatus &&
+        logs::IsWrapperLine(b.decisive)) {
+      b.matches.clear();
     }
   }
   // Hits outside any error block that nothing is reported for are no block.
