@@ -13,13 +13,20 @@
 #include "logs/line_kinds.h"
 #include "logs/preprocess.h"
 #include "logs/triggers.h"
+#include "match/block_placement.h"
 #include "match/candidate.h"
 #include "match/root_order.h"
 
 namespace kedb {
 namespace {
 
+using match::AdoptHeader;
+using match::BlockSpan;
 using match::Candidate;
+using match::FindBlock;
+using match::JoinsBlock;
+using match::Kept;
+using match::MergeNeighbours;
 
 // Distinct quiet lines remembered at once (see Engine::Scan).
 constexpr std::size_t kQuietLines = 4096;
@@ -119,111 +126,6 @@ class HitRegions {
   std::unordered_map<std::string, std::size_t> by_key_;
   std::size_t dropped_ = 0;
 };
-
-// One-line blocks a few lines apart that show the same known error (pip
-// prints "Failed building wheel", then "Failed to build", then "Could not
-// build wheels") are one error to a reader: they become one block, whose
-// decisive line is the one with the strongest match. Blocks another block
-// names as its cause are left alone.
-void MergeNeighbours(std::vector<ErrorBlock>* blocks, std::size_t gap) {
-  auto single = [](const ErrorBlock& b) {
-    return (b.kind == "error-line" || b.kind == "match" || b.kind == "gpu") && !b.matches.empty() && b.caused_by < 0;
-  };
-  std::vector<bool> is_cause(blocks->size(), false);
-  for (const auto& b : *blocks) {
-    if (b.caused_by >= 0) is_cause[static_cast<std::size_t>(b.caused_by)] = true;
-  }
-  std::vector<std::size_t> order(blocks->size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return (*blocks)[a].first_line < (*blocks)[b].first_line; });
-  std::vector<long> into(blocks->size(), -1);  // merged into which block
-  long open = -1;
-  for (std::size_t i : order) {
-    ErrorBlock& b = (*blocks)[i];
-    if (!single(b) || is_cause[i]) {
-      open = -1;
-      continue;
-    }
-    if (open >= 0) {
-      ErrorBlock& o = (*blocks)[static_cast<std::size_t>(open)];
-      if (b.first_line <= o.last_line + gap && b.matches[0].record == o.matches[0].record) {
-        o.last_line = std::max(o.last_line, b.last_line);
-        if (b.matches[0].score > o.matches[0].score) {
-          o.decisive_line = b.decisive_line;
-          o.decisive = std::move(b.decisive);
-          o.matches = std::move(b.matches);
-        }
-        into[i] = open;
-        continue;
-      }
-    }
-    open = static_cast<long>(i);
-  }
-  std::vector<long> position(blocks->size(), -1);
-  std::vector<ErrorBlock> kept;
-  for (std::size_t i = 0; i < blocks->size(); ++i) {
-    if (into[i] >= 0) continue;
-    position[i] = static_cast<long>(kept.size());
-    kept.push_back(std::move((*blocks)[i]));
-  }
-  for (auto& b : kept) {
-    if (b.caused_by >= 0) b.caused_by = position[static_cast<std::size_t>(b.caused_by)];
-  }
-  *blocks = std::move(kept);
-}
-
-// Where each line range of the structural blocks is, for placing hits.
-struct Span {
-  std::size_t first, last, block;
-  bool operator<(const Span& o) const { return first < o.first; }
-};
-
-// The block whose lines (first occurrence or a repeat) overlap [first, last].
-long FindBlock(const std::vector<Span>& spans, std::size_t first, std::size_t last) {
-  auto it = std::upper_bound(spans.begin(), spans.end(), Span{last, 0, 0});
-  // Blocks do not overlap one another, so only a few before `last` can reach back.
-  for (int k = 0; k < 4 && it != spans.begin(); ++k) {
-    --it;
-    if (it->last >= first) return static_cast<long>(it->block);
-  }
-  return -1;
-}
-
-// Whether the block kept line `line` of the log in its text.
-bool Kept(const logs::Block& b, std::size_t line) {
-  auto it = std::lower_bound(b.text_lines.begin(), b.text_lines.end(), line,
-                             [](const logs::Block::TextLine& l, std::size_t n) { return l.line_no < n; });
-  return it != b.text_lines.end() && it->line_no == line;
-}
-
-// Whether a hit on line `line` (text `text`) inside block `b`'s range is
-// part of that error. A failed step's range runs from its first failure
-// line to its exit status, over output it did not keep; a known error on a
-// warning line in between is not why the step failed, and stands alone.
-bool JoinsBlock(const logs::Block& b, std::size_t line, std::string_view text) {
-  return b.kind != "step" || Kept(b, line) || !logs::IsWarningLine(text);
-}
-
-// A stack trace whose header the segmenter did not see (a line with no
-// trigger word: Next.js's "NEXT_REDIRECT") starts at its first frame. A hit
-// on the line right before it is that header: the block takes the line as
-// its start and decisive line. Returns the block, or -1.
-long AdoptHeader(std::vector<Span>* spans, std::vector<ErrorBlock>* blocks, std::size_t line, std::string_view text) {
-  if (text.empty()) return -1;
-  const long b = FindBlock(*spans, line + 1, line + 1);
-  if (b < 0) return -1;
-  ErrorBlock& e = (*blocks)[static_cast<std::size_t>(b)];
-  const bool headless = (e.kind == "javascript" || e.kind == "java") && e.first_line == line + 1 &&
-                        e.decisive_line == e.first_line && e.decisive.rfind("at ", 0) == 0;
-  if (!headless) return -1;
-  e.first_line = e.decisive_line = line;
-  e.decisive = std::string(text);
-  for (Span& s : *spans) {
-    if (s.block == static_cast<std::size_t>(b) && s.first == line + 1) s.first = line;
-  }
-  return b;
-}
 
 // The text of line `line` among a region's lines with hits; empty past the
 // ones kept.
@@ -425,7 +327,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
   std::vector<logs::Block> found_blocks = segmenter.TakeBlocks();
   std::vector<ErrorBlock> blocks;
   std::vector<std::vector<Candidate>> candidates;
-  std::vector<Span> spans;
+  std::vector<BlockSpan> spans;
   for (auto& b : found_blocks) {
     ErrorBlock e;
     e.kind = b.kind;
