@@ -15,7 +15,7 @@
 
 #include "kedb/engine.h"
 #include "match/pattern_set.h"
-#include "match/pcre2_regex.h"
+#include "regex/pcre2_regex.h"
 #include "workload.h"
 
 namespace {
@@ -198,10 +198,10 @@ BENCHMARK(BM_ScanGeneratedThreads)->ArgName("threads")->Arg(1)->Arg(2)->Unit(ben
 void BM_BaselinePcre2Loop(benchmark::State& state) {
   auto e = OpenOrSkip(CorpusPath(), state);
   if (!e) return;
-  std::vector<kedb::match::Pcre2Regex> res;
+  std::vector<kedb::regex::Pcre2Regex> res;
   for (const auto& r : e->kb().records()) {
-    auto c = kedb::match::CompilePython(r.regex);
-    if (auto* ok = std::get_if<kedb::match::Pcre2Regex>(&c)) res.push_back(std::move(*ok));
+    auto c = kedb::regex::CompilePython(r.regex);
+    if (auto* ok = std::get_if<kedb::regex::Pcre2Regex>(&c)) res.push_back(std::move(*ok));
   }
   const std::string log = kedb::bench::MakeLog(200u << 10, CorpusErrors(*e), 5000);
   for (auto _ : state) {

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "logs/cluster.h"
-#include "match/pcre2_regex.h"
+#include "regex/pcre2_regex.h"
 #include "test_util.h"
 
 namespace kedb::logs {
@@ -33,10 +33,10 @@ TEST(Cluster, GroupsLinesAndChecksTheRegex) {
   EXPECT_EQ(t.members.size(), 3u);
   EXPECT_EQ(t.verified, 3u);
   // The proposal is a Python pattern that finds new members and not others.
-  auto re = match::CompilePython(t.regex);
-  ASSERT_TRUE(std::holds_alternative<match::Pcre2Regex>(re));
-  EXPECT_TRUE(std::get<match::Pcre2Regex>(re).Search("ERROR shard 40 lost lease after 9 retries on node-z"));
-  EXPECT_FALSE(std::get<match::Pcre2Regex>(re).Search("ERROR shard 40 kept lease"));
+  auto re = regex::CompilePython(t.regex);
+  ASSERT_TRUE(std::holds_alternative<regex::Pcre2Regex>(re));
+  EXPECT_TRUE(std::get<regex::Pcre2Regex>(re).Search("ERROR shard 40 lost lease after 9 retries on node-z"));
+  EXPECT_FALSE(std::get<regex::Pcre2Regex>(re).Search("ERROR shard 40 kept lease"));
   EXPECT_EQ(templates[1].verified, 1u);
 }
 

@@ -12,7 +12,7 @@
 #include "logs/line_chunker.h"
 #include "match/literal_check.h"
 #include "match/pattern_set.h"
-#include "match/pcre2_regex.h"
+#include "regex/pcre2_regex.h"
 #include "match/prefilter.h"
 #include "logs/triggers.h"
 #include "test_util.h"
@@ -229,9 +229,9 @@ TEST(Match, CorpusPrefilterLosesNothing) {
   all.top = 100000;
   std::size_t expected = 0, found = 0;
   for (const Record& r : (*engine)->kb().records()) {
-    auto re = match::CompilePython(r.regex);
-    ASSERT_TRUE(std::holds_alternative<match::Pcre2Regex>(re)) << r.id;
-    if (!std::get<match::Pcre2Regex>(re).Search(r.signature)) continue;
+    auto re = regex::CompilePython(r.regex);
+    ASSERT_TRUE(std::holds_alternative<regex::Pcre2Regex>(re)) << r.id;
+    if (!std::get<regex::Pcre2Regex>(re).Search(r.signature)) continue;
     ++expected;
     auto result = (*engine)->Match(r.signature, all);
     bool hit = std::any_of(result.matches.begin(), result.matches.end(),
@@ -288,10 +288,10 @@ namespace {
 // The literal check turns a line away only when it lacks a literal every
 // match needs.
 TEST(LiteralCheck, NeedsOneBranchWhole) {
-  auto parsed = match::ParsePythonRegex(R"((session.*fixation|session.*hijack)|token.*(expired|revoked))");
-  ASSERT_TRUE(std::holds_alternative<match::PatternInfo>(parsed));
+  auto parsed = regex::ParsePythonRegex(R"((session.*fixation|session.*hijack)|token.*(expired|revoked))");
+  ASSERT_TRUE(std::holds_alternative<regex::PatternInfo>(parsed));
   match::LiteralIds ids;
-  match::LiteralCheck check(std::get<match::PatternInfo>(parsed), &ids);
+  match::LiteralCheck check(std::get<regex::PatternInfo>(parsed), &ids);
   ASSERT_FALSE(check.empty());
   auto may = [&](std::string_view line) {
     std::string folded;
@@ -310,10 +310,10 @@ TEST(LiteralCheck, NeedsOneBranchWhole) {
 TEST(LiteralCheck, OptionalPartsAddNothing) {
   // Each of these can match without any literal of the alternation.
   for (const char* re : {"(foo|bar)?baz", "baz(foo.*x|)", "(?:(?=foo)|bar)baz"}) {
-    auto parsed = match::ParsePythonRegex(re);
-    ASSERT_TRUE(std::holds_alternative<match::PatternInfo>(parsed)) << re;
+    auto parsed = regex::ParsePythonRegex(re);
+    ASSERT_TRUE(std::holds_alternative<regex::PatternInfo>(parsed)) << re;
     match::LiteralIds ids;
-    match::LiteralCheck check(std::get<match::PatternInfo>(parsed), &ids);
+    match::LiteralCheck check(std::get<regex::PatternInfo>(parsed), &ids);
     std::string folded = "xx baz xx";
     match::LineLiterals memo;
     memo.Reset(folded);
@@ -389,9 +389,9 @@ TEST_F(PatternSetOnCorpus, ScanEqualsBruteForce) {
     if (h.pattern % 8 == 0) got.insert({h.line, h.pattern});
   }
   for (uint32_t p = 0; p < patterns.size(); p += 8) {
-    auto re = match::CompilePython(patterns[p]);
-    ASSERT_TRUE(std::holds_alternative<match::Pcre2Regex>(re)) << patterns[p];
-    const auto& regex = std::get<match::Pcre2Regex>(re);
+    auto re = regex::CompilePython(patterns[p]);
+    ASSERT_TRUE(std::holds_alternative<regex::Pcre2Regex>(re)) << patterns[p];
+    const auto& regex = std::get<regex::Pcre2Regex>(re);
     for (uint32_t i = 0; i < starts.size(); ++i) {
       if (regex.Search(logs::LineText(text, starts, i))) want.insert({i, p});
     }

@@ -21,10 +21,10 @@
 #include <thread>
 #include <vector>
 
-#include "match/pcre2_regex.h"
-#include "match/python_regex.h"
+#include "regex/pcre2_regex.h"
+#include "regex/python_regex.h"
 
-namespace kedb::match {
+namespace kedb::regex {
 namespace {
 
 PatternInfo Parse(std::string_view pattern) {
@@ -953,4 +953,4 @@ TEST(Corpus, EveryDeadendsRegexParsesAndCompiles) {
 }
 
 }  // namespace
-}  // namespace kedb::match
+}  // namespace kedb::regex

@@ -11,15 +11,15 @@
 #include "kb/lint_rules.h"
 #include "kb/locate.h"
 #include "logs/triggers.h"
-#include "match/pcre2_regex.h"
+#include "regex/pcre2_regex.h"
 #include "match/prefilter.h"
-#include "match/python_regex.h"
+#include "regex/python_regex.h"
 
 namespace kedb {
 namespace {
 
-using match::PatternInfo;
-using match::Pcre2Regex;
+using regex::PatternInfo;
+using regex::Pcre2Regex;
 
 const JsonPath kRegexField{std::string("regex")};
 
@@ -56,8 +56,8 @@ bool LiteralsPresent(const PatternInfo& info, const std::string& lowered_text) {
 }
 
 std::optional<Compiled> CompileRecord(const Record& r, std::vector<Diagnostic>* out) {
-  auto parsed = match::ParsePythonRegex(r.regex);
-  if (auto* err = std::get_if<match::RegexError>(&parsed)) {
+  auto parsed = regex::ParsePythonRegex(r.regex);
+  if (auto* err = std::get_if<regex::RegexError>(&parsed)) {
     out->push_back(DiagnosticAt(r.origin, kRegexField, Severity::kError, "regex-compile", r.id,
                                 fmt::format("not valid Python re syntax at offset {}: {}", err->offset,
                                             err->message)));
@@ -65,7 +65,7 @@ std::optional<Compiled> CompileRecord(const Record& r, std::vector<Diagnostic>* 
   }
   auto& info = std::get<PatternInfo>(parsed);
   auto compiled = Pcre2Regex::Compile(info.pcre2);
-  if (auto* err = std::get_if<match::RegexError>(&compiled)) {
+  if (auto* err = std::get_if<regex::RegexError>(&compiled)) {
     out->push_back(DiagnosticAt(r.origin, kRegexField, Severity::kError, "regex-compile", r.id,
                                 fmt::format("cannot be compiled (translated pattern offset {}): {}", err->offset,
                                             err->message)));
@@ -116,7 +116,7 @@ void LintScanReach(const Compiled& c, std::vector<Diagnostic>* out) {
   logs::MarkTriggerLines(r.signature, {0}, /*problem_lines=*/true, &flags);
   if (flags[0] != 0) return;
   match::PrefilterPlan plan = match::PlanPrefilter(r.regex, c.info);
-  if (match::FoundOnAnyLine(plan, match::FoldLiteralCase(r.signature))) return;
+  if (match::FoundOnAnyLine(plan, regex::FoldLiteralCase(r.signature))) return;
   Warn(r, "scan-reach",
        "`kedb scan` misses this error unless its line also reads as a problem: the regex has no distinctive "
        "literal in the signature (8+ letters that are not a common word, or an error code) and the signature "
@@ -127,7 +127,7 @@ void LintScanReach(const Compiled& c, std::vector<Diagnostic>* out) {
 void LintShadowing(const std::vector<Compiled>& all, const KnowledgeBase& kb, std::vector<Diagnostic>* out) {
   std::vector<std::string> lowered;
   lowered.reserve(kb.size());
-  for (const Record& r : kb.records()) lowered.push_back(match::FoldLiteralCase(r.signature));
+  for (const Record& r : kb.records()) lowered.push_back(regex::FoldLiteralCase(r.signature));
   for (const Compiled& c : all) {
     std::vector<std::string> shadowed;
     for (std::size_t j = 0; j < kb.size(); ++j) {

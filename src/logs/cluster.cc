@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <variant>
 
-#include "match/pcre2_regex.h"
+#include "regex/pcre2_regex.h"
 
 namespace kedb::logs {
 namespace {
@@ -204,8 +204,8 @@ std::vector<Template> Clusterer::Finish() {
     std::string re;
     for (const auto& tok : g.tokens) re += (re.empty() ? "" : R"(\s+)") + TokenRegex(tok);
     t.regex = re;
-    auto compiled = match::CompilePython(re);
-    if (auto* rx = std::get_if<match::Pcre2Regex>(&compiled)) {
+    auto compiled = regex::CompilePython(re);
+    if (auto* rx = std::get_if<regex::Pcre2Regex>(&compiled)) {
       for (const auto& m : t.members) t.verified += rx->Search(m) ? 1 : 0;
     }
     out.push_back(std::move(t));

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "logs/line_chunker.h"
+#include "util/utf8.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -214,25 +215,6 @@ std::size_t PrefixAt(std::string_view s, LineMark* mark) {
   return 0;
 }
 
-// Decodes one UTF-8 sequence at s[i]; its length, 0 when invalid.
-std::size_t Utf8Length(std::string_view s, std::size_t i) {
-  auto b = static_cast<unsigned char>(s[i]);
-  std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  uint32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
-  for (std::size_t k = 1; k < n; ++k) {
-    auto x = static_cast<unsigned char>(s[i + k]);
-    if ((x & 0xC0) != 0x80) return 0;
-    c = (c << 6) | (x & 0x3F);
-  }
-  // Overlong forms, surrogates and values past U+10FFFF are invalid.
-  if ((n == 2 && c < 0x80) || (n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
-      (c >= 0xD800 && c <= 0xDFFF)) {
-    return 0;
-  }
-  return n;
-}
-
 // Whether the line needs the slow path: escapes, carriage returns or bytes
 // that are not plain ASCII.
 bool NeedsRewrite(std::string_view s) {
@@ -290,7 +272,8 @@ void Rewrite(std::string_view s, std::string* out) {
       ++i;
       continue;
     }
-    std::size_t n = Utf8Length(s, i);
+    char32_t unused;
+    std::size_t n = util::DecodeUtf8(s, i, &unused);
     if (n == 0) {
       out->append("\xEF\xBF\xBD");  // U+FFFD
       ++i;

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "logs/line_chunker.h"
-#include "match/hs_database.h"
+#include "regex/hs_database.h"
 
 namespace kedb::logs {
 namespace {
@@ -47,20 +47,20 @@ const std::vector<std::string>& ProblemWords() {
 }
 
 // The trigger words alone, or followed by the problem words.
-const match::HsDatabase* Database(bool problem_lines) {
-  static const auto compile = [](bool problem) -> const match::HsDatabase* {
+const regex::HsDatabase* Database(bool problem_lines) {
+  static const auto compile = [](bool problem) -> const regex::HsDatabase* {
     std::vector<std::string> words = TriggerWords();
     if (problem) words.insert(words.end(), ProblemWords().begin(), ProblemWords().end());
-    auto compiled = match::HsDatabase::CompileLiterals(words);
-    return compiled.ok() ? new match::HsDatabase(std::move(compiled).value()) : nullptr;
+    auto compiled = regex::HsDatabase::CompileLiterals(words);
+    return compiled.ok() ? new regex::HsDatabase(std::move(compiled).value()) : nullptr;
   };
   // Each compiled on first use: a scan of a knowledge base without broad
   // patterns never needs the larger one.
   if (problem_lines) {
-    static const match::HsDatabase* problems = compile(true);
+    static const regex::HsDatabase* problems = compile(true);
     return problems;
   }
-  static const match::HsDatabase* triggers = compile(false);
+  static const regex::HsDatabase* triggers = compile(false);
   return triggers;
 }
 
@@ -69,7 +69,7 @@ const match::HsDatabase* Database(bool problem_lines) {
 void MarkTriggerLines(std::string_view text, const std::vector<std::size_t>& starts, bool problem_lines,
                       std::vector<uint8_t>* flags) {
   flags->assign(starts.size(), 0);
-  const match::HsDatabase* db = Database(problem_lines);
+  const regex::HsDatabase* db = Database(problem_lines);
   if (!db) {  // cannot happen with a working Hyperscan; then test every line
     flags->assign(starts.size(), kTriggerLine | kProblemLine);
     return;

@@ -50,7 +50,7 @@ Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view li
   Candidate c = Start(engine, p, engine.signatures().Measure(words, p), words, line_number, options, text_env);
   Match& m = c.match;
   // The confirmation found the span; only groups need a second search.
-  const Span span = lh.span;
+  const regex::Span span = lh.span;
   if (set.CaptureCount(p) > 0) {
     if (auto groups = set.Captures(p, line); groups && groups->size() > 1) {
       std::vector<std::string> names = set.GroupNames(p);

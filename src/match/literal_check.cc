@@ -71,7 +71,7 @@ bool LineLiterals::MayContain(std::string_view literal) const {
   return true;
 }
 
-LiteralCheck::LiteralCheck(const PatternInfo& info, LiteralIds* ids) {
+LiteralCheck::LiteralCheck(const regex::PatternInfo& info, LiteralIds* ids) {
   auto make_set = [&](const std::vector<std::string>& set) {
     Set out;
     for (const auto& s : set) out.push_back({ids->Intern(s), s});
@@ -154,7 +154,7 @@ void FoldLine(std::string_view line, std::string* out) {
     high |= c & 0x80;
     to[i] = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
   }
-  if (high) *out = FoldLiteralCase(line);
+  if (high) *out = regex::FoldLiteralCase(line);
 }
 
 }  // namespace kedb::match

@@ -10,7 +10,7 @@
 // candidates before PCRE2 sees them.
 //
 // Sound by construction: it only rejects a line that lacks a literal the
-// regex analysis proved every match contains (see PatternInfo::
+// regex analysis proved every match contains (see regex::PatternInfo::
 // literal_factors and literal_choices), so it never loses a match.
 #pragma once
 
@@ -21,7 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "match/python_regex.h"
+#include "regex/python_regex.h"
 
 namespace kedb::match {
 
@@ -42,7 +42,7 @@ class LiteralIds {
 // questions without a substring search.
 class LineLiterals {
  public:
-  // `folded_line` is FoldLiteralCase() of the line and must outlive the
+  // `folded_line` is regex::FoldLiteralCase() of the line and must outlive the
   // following Has() calls.
   void Reset(std::string_view folded_line);
   bool Has(uint32_t id, std::string_view literal);
@@ -70,7 +70,7 @@ class LineLiterals {
 class LiteralCheck {
  public:
   LiteralCheck() = default;
-  LiteralCheck(const PatternInfo& info, LiteralIds* ids);
+  LiteralCheck(const regex::PatternInfo& info, LiteralIds* ids);
 
   // Whether the line held by `line` contains the literals some match would
   // need. Cost: at most one substring search per distinct literal a line.
@@ -93,7 +93,7 @@ class LiteralCheck {
   std::vector<std::vector<Branch>> choices_;  // for each, some branch
 };
 
-// FoldLiteralCase() of a line, with a fast path for ASCII.
+// regex::FoldLiteralCase() of a line, with a fast path for ASCII.
 void FoldLine(std::string_view line, std::string* out);
 
 }  // namespace kedb::match

@@ -15,6 +15,7 @@
 #include "logs/line_chunker.h"
 #include "match/prefilter.h"
 #include "util/binary_io.h"
+#include "util/utf8.h"
 
 namespace kedb::match {
 namespace fs = std::filesystem;
@@ -53,7 +54,7 @@ std::optional<std::string> SanitizedUtf8(std::string_view s) {
       continue;
     }
     char32_t c;
-    std::size_t n = internal::DecodeUtf8(s, i, &c);
+    std::size_t n = util::DecodeUtf8(s, i, &c);
     if (n == 0) {
       if (!out) out.emplace(s);
       (*out)[i] = '?';
@@ -97,12 +98,12 @@ Result<std::unique_ptr<PatternSet>> PatternSet::Build(std::vector<std::string> p
 const PatternSet::Compiled& PatternSet::Get(uint32_t p) const {
   Compiled& c = compiled_[p];
   std::call_once(c.once, [&]() {
-    auto parsed = ParsePythonRegex(patterns_[p]);
-    if (auto* info = std::get_if<PatternInfo>(&parsed)) {
-      c.info = std::make_unique<PatternInfo>(std::move(*info));
+    auto parsed = regex::ParsePythonRegex(patterns_[p]);
+    if (auto* info = std::get_if<regex::PatternInfo>(&parsed)) {
+      c.info = std::make_unique<regex::PatternInfo>(std::move(*info));
       c.check = LiteralCheck(*c.info, &literal_ids_);
-      auto re = Pcre2Regex::Compile(c.info->pcre2);
-      if (auto* ok = std::get_if<Pcre2Regex>(&re)) c.regex = std::make_unique<Pcre2Regex>(std::move(*ok));
+      auto re = regex::Pcre2Regex::Compile(c.info->pcre2);
+      if (auto* ok = std::get_if<regex::Pcre2Regex>(&re)) c.regex = std::make_unique<regex::Pcre2Regex>(std::move(*ok));
     }
   });
   return c;
@@ -149,11 +150,11 @@ Status PatternSet::BuildPrefilter() {
       to->patterns.insert(to->patterns.end(), pats.begin(), pats.end());
       to->offsets.push_back(static_cast<uint32_t>(to->patterns.size()));
     }
-    auto db = HsDatabase::CompileLiterals(literals);
+    auto db = regex::HsDatabase::CompileLiterals(literals);
     if (!db.ok()) return db.status();
     to->db = std::move(db).value();
   }
-  auto re_db = HsDatabase::CompileRegexes(fallback_exprs, fallback_flags);
+  auto re_db = regex::HsDatabase::CompileRegexes(fallback_exprs, fallback_flags);
   if (!re_db.ok()) return re_db.status();
   fallback_db_ = std::move(re_db).value();
   stats_.every_line = every_line_.size();
@@ -204,7 +205,7 @@ bool PatternSet::LoadCache(const std::string& path, uint64_t key) {
         !std::is_sorted(index->offsets.begin(), index->offsets.end()) || !in_range(index->patterns)) {
       return false;
     }
-    auto db = HsDatabase::Deserialize(db_bytes);
+    auto db = regex::HsDatabase::Deserialize(db_bytes);
     if (!db.ok()) return false;
     index->db = std::move(db).value();
     return true;
@@ -215,7 +216,7 @@ bool PatternSet::LoadCache(const std::string& path, uint64_t key) {
   bool ok = r.U64(&file_key) && file_key == key && r.U64(&n) && n == patterns_.size() && read_index(&distinct_) &&
             read_index(&broad_) && r.Bytes(&re_bytes) && r.U32s(&fallback_) && r.U32s(&every_line_) &&
             r.U32s(&counts) && r.done() && counts.size() == 2 && in_range(fallback_) && in_range(every_line_);
-  auto re_db = ok ? HsDatabase::Deserialize(re_bytes) : Result<HsDatabase>(Status::Internal("unread"));
+  auto re_db = ok ? regex::HsDatabase::Deserialize(re_bytes) : Result<regex::HsDatabase>(Status::Internal("unread"));
   if (!ok || !re_db.ok()) {
     distinct_ = LiteralIndex(), broad_ = LiteralIndex();
     fallback_.clear(), every_line_.clear();
@@ -394,19 +395,19 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
   hits->insert(hits->end(), mine.begin(), mine.end());
 }
 
-std::size_t PatternSet::MatchedLiteralChars(uint32_t p, std::string_view line, Span span) const {
+std::size_t PatternSet::MatchedLiteralChars(uint32_t p, std::string_view line, regex::Span span) const {
   if (!Get(p).info) return 0;
   Compiled& c = compiled_[p];
   std::call_once(c.branches_once, [&]() {
     std::vector<Branch> branches;
     for (const std::string& b : TopLevelBranches(patterns_[p])) {
-      auto parsed = ParsePythonRegex(b);
-      auto* info = std::get_if<PatternInfo>(&parsed);
+      auto parsed = regex::ParsePythonRegex(b);
+      auto* info = std::get_if<regex::PatternInfo>(&parsed);
       if (!info) return;  // a branch that does not stand alone: count the whole pattern
-      auto re = Pcre2Regex::Compile("\\A(?:" + info->pcre2 + ")");
-      auto* ok = std::get_if<Pcre2Regex>(&re);
+      auto re = regex::Pcre2Regex::Compile("\\A(?:" + info->pcre2 + ")");
+      auto* ok = std::get_if<regex::Pcre2Regex>(&re);
       if (!ok) return;
-      branches.push_back({std::make_unique<Pcre2Regex>(std::move(*ok)), info->literal_chars});
+      branches.push_back({std::make_unique<regex::Pcre2Regex>(std::move(*ok)), info->literal_chars});
     }
     c.branches = std::move(branches);
   });
@@ -418,7 +419,7 @@ std::size_t PatternSet::MatchedLiteralChars(uint32_t p, std::string_view line, S
   return c.info->literal_chars;
 }
 
-std::optional<std::vector<std::optional<Span>>> PatternSet::Captures(uint32_t p, std::string_view line) const {
+std::optional<std::vector<std::optional<regex::Span>>> PatternSet::Captures(uint32_t p, std::string_view line) const {
   const Compiled& c = Get(p);
   if (!c.regex) return std::nullopt;
   return c.regex->Captures(line);
@@ -434,6 +435,6 @@ std::vector<std::string> PatternSet::GroupNames(uint32_t p) const {
   return c.regex ? c.regex->group_names() : std::vector<std::string>{};
 }
 
-const PatternInfo* PatternSet::Info(uint32_t p) const { return Get(p).info.get(); }
+const regex::PatternInfo* PatternSet::Info(uint32_t p) const { return Get(p).info.get(); }
 
 }  // namespace kedb::match

@@ -43,17 +43,17 @@
 #include <vector>
 
 #include "kedb/status.h"
-#include "match/hs_database.h"
 #include "match/literal_check.h"
-#include "match/pcre2_regex.h"
-#include "match/python_regex.h"
+#include "regex/hs_database.h"
+#include "regex/pcre2_regex.h"
+#include "regex/python_regex.h"
 
 namespace kedb::match {
 
 struct LineHit {
   uint32_t line;     // index into the line_starts given to Scan
   uint32_t pattern;  // index into the patterns given to Build
-  Span span{0, 0};   // the confirmed match in the line (set by Scan)
+  regex::Span span{0, 0};   // the confirmed match in the line (set by Scan)
 };
 
 struct PatternSetStats {
@@ -90,11 +90,11 @@ class PatternSet {
   // compile). When 0, a hit's span is all Captures() would add.
   std::size_t CaptureCount(uint32_t p) const;
   // The leftmost match of pattern `p` in `line`, and its groups.
-  std::optional<std::vector<std::optional<Span>>> Captures(uint32_t p, std::string_view line) const;
+  std::optional<std::vector<std::optional<regex::Span>>> Captures(uint32_t p, std::string_view line) const;
   // Group names of pattern `p` ("" for unnamed), group 0 first.
   std::vector<std::string> GroupNames(uint32_t p) const;
   // Analysis of pattern `p`, nullptr when it does not parse.
-  const PatternInfo* Info(uint32_t p) const;
+  const regex::PatternInfo* Info(uint32_t p) const;
 
   // The literal characters behind a match of pattern `p` found at `span`
   // of `line`: those of the top-level alternative that matched (the first
@@ -103,7 +103,7 @@ class PatternSet {
   // resolve)` earns 16 for the first branch and 17 for the second, not the
   // 17 of its smallest branch for either. Cost: the branches are compiled on
   // the pattern's first call; then one search per branch tried.
-  std::size_t MatchedLiteralChars(uint32_t p, std::string_view line, Span span) const;
+  std::size_t MatchedLiteralChars(uint32_t p, std::string_view line, regex::Span span) const;
 
   // Whether Scan() looks at `broad_lines` at all: some patterns are reached
   // only on marked lines.
@@ -115,13 +115,13 @@ class PatternSet {
  private:
   // A top-level alternative of a pattern, for MatchedLiteralChars.
   struct Branch {
-    std::unique_ptr<Pcre2Regex> regex;  // anchored at the subject's start
+    std::unique_ptr<regex::Pcre2Regex> regex;  // anchored at the subject's start
     std::size_t literal_chars = 0;
   };
   struct Compiled {
     std::once_flag once;
-    std::unique_ptr<PatternInfo> info;  // null when the pattern does not parse
-    std::unique_ptr<Pcre2Regex> regex;  // null when it does not compile
+    std::unique_ptr<regex::PatternInfo> info;  // null when the pattern does not parse
+    std::unique_ptr<regex::Pcre2Regex> regex;  // null when it does not compile
     LiteralCheck check;                 // literals a matching line holds
     std::once_flag branches_once;
     std::vector<Branch> branches;       // empty: the pattern does not alternate at its top
@@ -139,7 +139,7 @@ class PatternSet {
 
   // Literal i of `db` leads to patterns patterns[offsets[i] .. offsets[i+1]).
   struct LiteralIndex {
-    HsDatabase db;
+    regex::HsDatabase db;
     std::vector<uint32_t> offsets, patterns;
   };
   // Candidates from broad literals, the regex database and the every-line
@@ -151,7 +151,7 @@ class PatternSet {
   // expression j (a whole pattern or one of its branches) leads to pattern
   // fallback_[j].
   LiteralIndex distinct_, broad_;
-  HsDatabase fallback_db_;
+  regex::HsDatabase fallback_db_;
   std::vector<uint32_t> fallback_;
   std::vector<uint32_t> every_line_;
   PatternSetStats stats_;

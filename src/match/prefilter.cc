@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "util/utf8.h"
+
 namespace kedb::match {
 namespace {
 
@@ -52,7 +54,7 @@ std::string SafePiece(const std::string& lit) {
   std::size_t best_begin = 0, best_len = 0, begin = 0;
   for (std::size_t i = 0; i < lit.size();) {
     char32_t c = 0;
-    std::size_t n = internal::DecodeUtf8(lit, i, &c);
+    std::size_t n = util::DecodeUtf8(lit, i, &c);
     if (n == 0) n = 1, c = 0xFFFD;
     if (!CaselessSafe(c)) {
       if (i - begin > best_len) best_begin = begin, best_len = i - begin;
@@ -134,7 +136,7 @@ std::string_view IdentifierToken(std::string_view lit) {
 
 }  // namespace
 
-std::vector<std::string> ChooseFactor(const PatternInfo& info) {
+std::vector<std::string> ChooseFactor(const regex::PatternInfo& info) {
   std::vector<std::vector<std::string>> candidates = info.literal_factors;
   for (const auto& lit : info.required_literals) candidates.push_back({lit});
   for (const auto& choice : info.literal_choices) candidates.push_back(PickFromChoice(choice));
@@ -287,8 +289,8 @@ std::optional<PrefilterPlan> PlanByBranches(const std::string& python) {
   if (branches.empty()) return std::nullopt;
   PrefilterPlan plan;
   for (const auto& branch : branches) {
-    auto parsed = ParsePythonRegex(branch);
-    auto* info = std::get_if<PatternInfo>(&parsed);
+    auto parsed = regex::ParsePythonRegex(branch);
+    auto* info = std::get_if<regex::PatternInfo>(&parsed);
     if (!info) return std::nullopt;
     std::vector<std::string> factor = ChooseFactor(*info);
     if (!factor.empty()) {
@@ -308,7 +310,7 @@ bool AllDistinctive(const std::vector<std::string>& literals) {
 
 }  // namespace
 
-PrefilterPlan PlanPrefilter(const std::string& python, const PatternInfo& info) {
+PrefilterPlan PlanPrefilter(const std::string& python, const regex::PatternInfo& info) {
   PrefilterPlan plan;
   plan.literals = ChooseFactor(info);
   if (!plan.literals.empty() && AllDistinctive(plan.literals)) return plan;

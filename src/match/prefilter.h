@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "match/python_regex.h"
+#include "regex/python_regex.h"
 
 namespace kedb::match {
 
@@ -20,7 +20,7 @@ namespace kedb::match {
 // caseless matching handles exactly: ASCII and uncased scripts (CJK,
 // Hangul, kana, Arabic, Hebrew, Indic, Thai, Ethiopic). A pattern whose factor would need a cased non-ASCII letter
 // (Cyrillic, accented Latin) uses the longest piece around it.
-std::vector<std::string> ChooseFactor(const PatternInfo& info);
+std::vector<std::string> ChooseFactor(const regex::PatternInfo& info);
 
 // The top-level alternatives of a Python pattern, each a pattern of its
 // own: `a|b.*c` and `(?:a|b.*c)` both give {"a", "b.*c"}. Every match of the
@@ -52,9 +52,9 @@ struct PrefilterPlan {
   std::vector<std::pair<std::string, unsigned>> regexes;
   bool unreachable = false;
 };
-PrefilterPlan PlanPrefilter(const std::string& python_pattern, const PatternInfo& info);
+PrefilterPlan PlanPrefilter(const std::string& python_pattern, const regex::PatternInfo& info);
 
-// Whether a line holding a match (folded with FoldLiteralCase) is found by a
+// Whether a line holding a match (folded with regex::FoldLiteralCase) is found by a
 // log scan even when it reads as no problem: it holds one of the plan's
 // distinctive literals.
 bool FoundOnAnyLine(const PrefilterPlan& plan, std::string_view folded_line);

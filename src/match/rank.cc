@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "match/pcre2_regex.h"
+#include "regex/pcre2_regex.h"
 
 namespace kedb::match {
 namespace {
@@ -132,7 +132,7 @@ bool Satisfies(const std::vector<int>& v, std::string_view spec) {
 }  // namespace
 
 std::vector<EnvPair> EnvFromText(std::string_view text) {
-  static const auto kVersion = Pcre2Regex::Compile(
+  static const auto kVersion = regex::Pcre2Regex::Compile(
       R"((?<![\w.-])(py)?(torch|tensorflow|cudnn|cuda|nccl|jax|jaxlib|python|mxnet|transformers|accelerate|keras)[ =:v/_-]{0,3}(\d+(?:\.\d+){1,3}))");
   std::vector<EnvPair> out;
   // Every version the pattern reads has a dot between digits; most
@@ -141,7 +141,7 @@ std::vector<EnvPair> EnvFromText(std::string_view text) {
   for (std::size_t i = 1; i + 1 < text.size() && !dotted; ++i) {
     dotted = text[i] == '.' && text[i - 1] >= '0' && text[i - 1] <= '9' && text[i + 1] >= '0' && text[i + 1] <= '9';
   }
-  const auto* re = dotted ? std::get_if<Pcre2Regex>(&kVersion) : nullptr;
+  const auto* re = dotted ? std::get_if<regex::Pcre2Regex>(&kVersion) : nullptr;
   if (re) {
     std::string_view rest = text;
     while (!rest.empty() && out.size() < 16) {

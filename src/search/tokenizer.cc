@@ -1,6 +1,6 @@
 #include "search/tokenizer.h"
 
-#include "match/python_regex.h"  // internal::DecodeUtf8
+#include "util/utf8.h"
 
 namespace kedb::search {
 namespace {
@@ -61,7 +61,7 @@ std::vector<std::string> Tokenize(std::string_view text) {
     std::vector<std::string_view> run;
     while (i < text.size() && static_cast<unsigned char>(text[i]) >= 0x80) {
       char32_t cp = 0;
-      std::size_t n = match::internal::DecodeUtf8(text, i, &cp);
+      std::size_t n = util::DecodeUtf8(text, i, &cp);
       if (n == 0) {
         ++i;
         break;

@@ -15,7 +15,7 @@
 struct hs_database;
 struct hs_scratch;
 
-namespace kedb::match {
+namespace kedb::regex {
 
 class HsDatabase {
  public:
@@ -60,4 +60,4 @@ class HsDatabase {
   mutable std::vector<hs_scratch*> pool_;
 };
 
-}  // namespace kedb::match
+}  // namespace kedb::regex

@@ -9,8 +9,8 @@
 // limit, a depth limit and a heap limit, and hitting one counts as "no
 // match". Subjects need not be valid UTF-8 (PCRE2_MATCH_INVALID_UTF).
 
-#ifndef KEDB_MATCH_PCRE2_REGEX_H_
-#define KEDB_MATCH_PCRE2_REGEX_H_
+#ifndef KEDB_REGEX_PCRE2_REGEX_H_
+#define KEDB_REGEX_PCRE2_REGEX_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -21,11 +21,11 @@
 #include <variant>
 #include <vector>
 
-#include "match/python_regex.h"
+#include "regex/python_regex.h"
 
 struct pcre2_real_code_8;  // pcre2_code, kept out of this header
 
-namespace kedb::match {
+namespace kedb::regex {
 
 struct Pcre2Options {
   bool caseless = true;  // kedb applies every record's regex case-insensitively
@@ -103,6 +103,6 @@ class Pcre2Regex {
 std::variant<Pcre2Regex, RegexError> CompilePython(std::string_view python_pattern,
                                                    const Pcre2Options& options = {});
 
-}  // namespace kedb::match
+}  // namespace kedb::regex
 
-#endif  // KEDB_MATCH_PCRE2_REGEX_H_
+#endif  // KEDB_REGEX_PCRE2_REGEX_H_

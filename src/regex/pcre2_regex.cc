@@ -1,11 +1,11 @@
-#include "match/pcre2_regex.h"
+#include "regex/pcre2_regex.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
 #include <memory>
 
-namespace kedb::match {
+namespace kedb::regex {
 namespace {
 
 // Per-thread matching scratch. A JIT stack and a match context must not be
@@ -209,4 +209,4 @@ std::variant<Pcre2Regex, RegexError> CompilePython(std::string_view python_patte
   return compiled;
 }
 
-}  // namespace kedb::match
+}  // namespace kedb::regex

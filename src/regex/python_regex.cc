@@ -5,7 +5,7 @@
 // already holds its PCRE2 text and the facts the analysis needs; see
 // python_regex_analysis.cc for that algebra.
 
-#include "match/python_regex.h"
+#include "regex/python_regex.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include <optional>
 #include <utility>
 
-namespace kedb::match {
+namespace kedb::regex {
 namespace {
 
 using internal::Fragment;
@@ -750,4 +750,4 @@ std::variant<PatternInfo, RegexError> ParsePythonRegex(std::string_view pattern)
   return Parser(std::move(cps), std::move(offsets), pattern).Run();
 }
 
-}  // namespace kedb::match
+}  // namespace kedb::regex

@@ -11,8 +11,8 @@
 //
 // Everything here is a pure function of its input: no globals, thread-safe.
 
-#ifndef KEDB_MATCH_PYTHON_REGEX_H_
-#define KEDB_MATCH_PYTHON_REGEX_H_
+#ifndef KEDB_REGEX_PYTHON_REGEX_H_
+#define KEDB_REGEX_PYTHON_REGEX_H_
 
 #include <cstddef>
 #include <limits>
@@ -22,7 +22,9 @@
 #include <variant>
 #include <vector>
 
-namespace kedb::match {
+#include "util/utf8.h"
+
+namespace kedb::regex {
 
 // Why a pattern was rejected.
 //
@@ -172,12 +174,8 @@ namespace internal {
 
 inline constexpr std::size_t kInf = kUnboundedLength;
 
-// Appends the UTF-8 encoding of `c`.
-void AppendUtf8(std::string* out, char32_t c);
-// Decodes the code point at s[i] into *c; returns its length in bytes, or 0
-// when the bytes there are not valid UTF-8 (overlong forms and surrogates
-// included).
-std::size_t DecodeUtf8(std::string_view s, std::size_t i, char32_t* c);
+using util::AppendUtf8;
+using util::DecodeUtf8;
 
 // Literal text every match of a fragment contains. When `exact`, the
 // fragment always matches exactly runs[0]. Otherwise `runs` are required in
@@ -261,6 +259,6 @@ std::vector<std::vector<std::string>> FinalFactors(const Factors& f);
 std::vector<std::vector<std::vector<std::vector<std::string>>>> FinalChoices(const Factors& f);
 
 }  // namespace internal
-}  // namespace kedb::match
+}  // namespace kedb::regex
 
-#endif  // KEDB_MATCH_PYTHON_REGEX_H_
+#endif  // KEDB_REGEX_PYTHON_REGEX_H_

@@ -1,10 +1,10 @@
-#include "match/hs_database.h"
+#include "regex/hs_database.h"
 
 #include <hs/hs.h>
 
 #include <fmt/format.h>
 
-namespace kedb::match {
+namespace kedb::regex {
 
 HsDatabase::HsDatabase(HsDatabase&& o) noexcept { *this = std::move(o); }
 
@@ -133,4 +133,4 @@ void HsDatabase::ScanRaw(std::string_view text, RawCallback cb, void* ctx) const
   pool_.push_back(scratch);
 }
 
-}  // namespace kedb::match
+}  // namespace kedb::regex

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <utility>
 
-#include "match/python_regex.h"
+#include "regex/python_regex.h"
 
-namespace kedb::match {
+namespace kedb::regex {
 namespace internal {
 namespace {
 
@@ -381,44 +381,6 @@ std::string RangesText(const Ranges& ranges) {
 
 }  // namespace
 
-void AppendUtf8(std::string* out, char32_t c) {
-  if (c < 0x80) {
-    out->push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
-
-std::size_t DecodeUtf8(std::string_view s, std::size_t i, char32_t* c) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) {
-    *c = b0;
-    return 1;
-  }
-  const std::size_t n = b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  char32_t v = b0 & (0x7F >> n);
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    v = (v << 6) | (b & 0x3F);
-  }
-  static constexpr char32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (v < kMinForLength[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-  *c = v;
-  return n;
-}
-
 std::string Utf8(const std::u32string& s) {
   std::string out;
   for (char32_t c : s) AppendUtf8(&out, c);
@@ -716,4 +678,4 @@ std::string FoldLiteralCase(std::string_view utf8) {
   return out;
 }
 
-}  // namespace kedb::match
+}  // namespace kedb::regex
