@@ -108,6 +108,14 @@ ScanResult ScanText(const Engine& engine, const std::string& log) {
   return result;
 }
 
+// An engine over `records` alone, its caches in `cache`; null (with a test
+// failure) when it cannot be built.
+std::shared_ptr<const Engine> FromRecords(const TempDir& cache, std::vector<Record> records) {
+  auto engine = Engine::FromKnowledgeBase(KnowledgeBase::FromRecords(std::move(records)), cache.path().string());
+  EXPECT_TRUE(engine.ok());
+  return engine.ok() ? engine.value() : nullptr;
+}
+
 // Chunks matched on several threads give the one-thread result, block for
 // block and match for match, whatever falls on a chunk's edge.
 TEST(Scan, ThreadsDoNotChangeTheResult) {
@@ -264,21 +272,19 @@ TEST(Scan, NeighbouringReportsOfOneErrorAreOneBlock) {
 // statuses; what a reader wants first is the failure.
 TEST(Scan, TheFailureComesBeforeWarningsAndExitStatuses) {
   TempDir cache;
-  auto e = Engine::FromKnowledgeBase(
-      KnowledgeBase::FromRecords(
-          {testing::MakeRecord("t/utcnow", "DeprecationWarning: datetime.datetime.utcnow() is deprecated",
-                               R"(DeprecationWarning: datetime\.datetime\.utcnow\(\) is deprecated)"),
-           testing::MakeRecord("t/refused", "Error: connect ECONNREFUSED 127.0.0.1:5432",
-                               R"(connect ECONNREFUSED \d+\.\d+\.\d+\.\d+:\d+)")}),
-      cache.path().string());
-  ASSERT_TRUE(e.ok());
+  auto e = FromRecords(cache,
+                       {testing::MakeRecord("t/utcnow", "DeprecationWarning: datetime.datetime.utcnow() is deprecated",
+                                            R"(DeprecationWarning: datetime\.datetime\.utcnow\(\) is deprecated)"),
+                        testing::MakeRecord("t/refused", "Error: connect ECONNREFUSED 127.0.0.1:5432",
+                                            R"(connect ECONNREFUSED \d+\.\d+\.\d+\.\d+:\d+)")});
+  ASSERT_NE(e, nullptr);
   std::string log;
   for (int i = 0; i < 50; ++i) log += "2026-03-14T10:01:45.1234567Z collecting item " + std::to_string(i) + "\n";
   log += "2026-03-14T10:01:46.1234567Z /app/x.py:12: DeprecationWarning: datetime.datetime.utcnow() is deprecated\n";
   for (int i = 0; i < 50; ++i) log += "2026-03-14T10:01:47.1234567Z running test " + std::to_string(i) + "\n";
   log += "2026-03-14T10:01:48.1234567Z Error: connect ECONNREFUSED 127.0.0.1:5432\n";
   log += "2026-03-14T10:01:48.1234567Z ##[error]Process completed with exit code 1.\n";
-  ScanResult r = ScanText(*e.value(), log);
+  ScanResult r = ScanText(*e, log);
   ASSERT_EQ(r.blocks.size(), 3u);
   EXPECT_TRUE(r.blocks[0].root);
   ASSERT_FALSE(r.blocks[0].matches.empty());
@@ -294,25 +300,22 @@ TEST(Scan, TheFailureComesBeforeWarningsAndExitStatuses) {
 // record that is sure of such a line (Gradle's own failure report) stays.
 TEST(Scan, AKnownErrorOnAnExitStatusLineIsNoRoot) {
   TempDir cache;
-  auto e = Engine::FromKnowledgeBase(
-      KnowledgeBase::FromRecords(
-          {testing::MakeRecord("t/wandb", "wandb.errors.Error: wandb integration failed",
-                               "(wandb.*error|wandb.*failed)"),
-           testing::MakeRecord("t/gradle", "FAILURE: Build failed with an exception.",
-                               R"(FAILURE: Build failed with an exception)")}),
-      cache.path().string());
-  ASSERT_TRUE(e.ok());
+  auto e = FromRecords(cache, {testing::MakeRecord("t/wandb", "wandb.errors.Error: wandb integration failed",
+                                                   "(wandb.*error|wandb.*failed)"),
+                               testing::MakeRecord("t/gradle", "FAILURE: Build failed with an exception.",
+                                                   R"(FAILURE: Build failed with an exception)")});
+  ASSERT_NE(e, nullptr);
   const std::string log =
       "step 10 loss 0.3\n"
       "ERROR feature store: no route to shard 3\n"
       "wandb: Waiting for W&B process to finish... (failed 1). Press Control-C to abort syncing.\n";
-  ScanResult r = ScanText(*e.value(), log);
+  ScanResult r = ScanText(*e, log);
   ASSERT_EQ(r.blocks.size(), 1u);
   EXPECT_TRUE(r.blocks[0].root);
   EXPECT_EQ(r.blocks[0].kind, "error-line");
   EXPECT_TRUE(r.blocks[0].matches.empty());
 
-  r = ScanText(*e.value(), "> Task :app:compileJava\nFAILURE: Build failed with an exception.\n");
+  r = ScanText(*e, "> Task :app:compileJava\nFAILURE: Build failed with an exception.\n");
   ASSERT_EQ(r.blocks.size(), 1u);
   ASSERT_FALSE(r.blocks[0].matches.empty());
   EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/gradle");
@@ -323,11 +326,9 @@ TEST(Scan, AKnownErrorOnAnExitStatusLineIsNoRoot) {
 // warning: the logger's error below it is the root.
 TEST(Scan, TheRestOfASplitLineIsReadWithItsFirstPart) {
   TempDir cache;
-  auto e = Engine::FromKnowledgeBase(
-      KnowledgeBase::FromRecords({testing::MakeRecord("t/read-timeout", "pip ReadTimeoutError: Read timed out",
-                                                      R"(ReadTimeoutError\(.*Read timed out)")}),
-      cache.path().string());
-  ASSERT_TRUE(e.ok());
+  auto e = FromRecords(cache, {testing::MakeRecord("t/read-timeout", "pip ReadTimeoutError: Read timed out",
+                                                   R"(ReadTimeoutError\(.*Read timed out)")});
+  ASSERT_NE(e, nullptr);
   const std::string log =
       "2026-03-14T10:01:45.000001Z 00O $ pip install -r requirements.txt\n"
       "2026-03-14T10:01:45.000002Z 01E WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, "
@@ -335,7 +336,7 @@ TEST(Scan, TheRestOfASplitLineIsReadWithItsFirstPart) {
       "2026-03-14T10:01:45.000003Z 01E+ tion broken by 'ReadTimeoutError(\"HTTPSConnectionPool(host='pypi.org', "
       "port=443): Read timed out. (read timeout=15)\")': /simple/six/\n"
       "2026-03-14T10:01:46.000001Z 01E ERROR feature store: no route to shard 3\n";
-  ScanResult r = ScanText(*e.value(), log);
+  ScanResult r = ScanText(*e, log);
   ASSERT_EQ(r.blocks.size(), 2u);
   EXPECT_TRUE(r.blocks[0].root);
   EXPECT_EQ(r.blocks[0].kind, "error-line");
@@ -353,19 +354,16 @@ TEST(Scan, TheRestOfASplitLineIsReadWithItsFirstPart) {
 // https://github.com/facebookresearch/detectron2/issues/460
 TEST(Scan, ACodeLineThatQuotesAnExceptionIsNoRoot) {
   TempDir cache;
-  auto e = Engine::FromKnowledgeBase(
-      KnowledgeBase::FromRecords(
-          {testing::MakeRecord("t/assertion", "AssertionError", "AssertionError"),
-           testing::MakeRecord("t/no-cuda", "AssertionError: Torch not compiled with CUDA enabled",
-                               "^AssertionError: Torch not compiled with CUDA enabled")}),
-      cache.path().string());
-  ASSERT_TRUE(e.ok());
+  auto e = FromRecords(cache, {testing::MakeRecord("t/assertion", "AssertionError", "AssertionError"),
+                               testing::MakeRecord("t/no-cuda", "AssertionError: Torch not compiled with CUDA enabled",
+                                                   "^AssertionError: Torch not compiled with CUDA enabled")});
+  ASSERT_NE(e, nullptr);
   const std::string log =
       "[07:12:01] building model\n"
       "File \"/home/xx/envs/lib/python3.7/site-packages/torch/cuda/__init__.py\", line 95, in _check_driver\n"
       "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
       "AssertionError: Torch not compiled with CUDA enabled\n";
-  ScanResult r = ScanText(*e.value(), log);
+  ScanResult r = ScanText(*e, log);
   ASSERT_GE(r.blocks.size(), 1u);
   EXPECT_EQ(r.blocks[0].decisive_line, 4u);
   ASSERT_FALSE(r.blocks[0].matches.empty());
@@ -377,10 +375,8 @@ TEST(Scan, ACodeLineThatQuotesAnExceptionIsNoRoot) {
 // https://github.com/vercel/next.js/issues/55586
 TEST(Scan, AKnownErrorRightAboveAHeaderlessStackTraceHeadsIt) {
   TempDir cache;
-  auto e = Engine::FromKnowledgeBase(
-      KnowledgeBase::FromRecords({testing::MakeRecord("t/redirect", "Error: NEXT_REDIRECT", "NEXT_REDIRECT")}),
-      cache.path().string());
-  ASSERT_TRUE(e.ok());
+  auto e = FromRecords(cache, {testing::MakeRecord("t/redirect", "Error: NEXT_REDIRECT", "NEXT_REDIRECT")});
+  ASSERT_NE(e, nullptr);
   const std::string log =
       "#14 19.865 \n"
       "#14 20.067 NEXT_REDIRECT\n"
@@ -389,7 +385,7 @@ TEST(Scan, AKnownErrorRightAboveAHeaderlessStackTraceHeadsIt) {
       "#14 20.083     at redirect (webpack-internal:///(rsc)/./node_modules/next/dist/client/components/"
       "redirect.js:50:11)\n"
       "#14 20.088 done\n";
-  ScanResult r = ScanText(*e.value(), log);
+  ScanResult r = ScanText(*e, log);
   ASSERT_EQ(r.blocks.size(), 1u);
   EXPECT_EQ(r.blocks[0].kind, "javascript");
   EXPECT_EQ(r.blocks[0].first_line, 2u);
@@ -403,20 +399,19 @@ TEST(Scan, AKnownErrorRightAboveAHeaderlessStackTraceHeadsIt) {
 // report says ERESOLVE on one line and what did not resolve on others.
 TEST(Scan, AnErrorBlockIsReadAsAWhole) {
   TempDir cache;
-  auto e = Engine::FromKnowledgeBase(
-      KnowledgeBase::FromRecords({testing::MakeRecord("t/peer", "npm error ERESOLVE could not resolve peer dependency",
-                                                      R"(ERESOLVE could not resolve peer)"),
-                                  testing::MakeRecord("t/other", "Segmentation fault (core dumped)",
-                                                      "Segmentation fault")}),
-      cache.path().string());
-  ASSERT_TRUE(e.ok());
-  ScanResult r = ScanText(*e.value(), "installing\n"
-                                      "npm ERR! code ERESOLVE\n"
-                                      "npm ERR! ERESOLVE unable to resolve dependency tree\n"
-                                      "npm ERR! Found: react@19.0.0\n"
-                                      "npm ERR! Could not resolve dependency:\n"
-                                      "npm ERR! peer react@\"^18.0.0\" from @testing-library/react@13.4.0\n"
-                                      "done\n");
+  auto e =
+      FromRecords(cache, {testing::MakeRecord("t/peer", "npm error ERESOLVE could not resolve peer dependency",
+                                              R"(ERESOLVE could not resolve peer)"),
+                          testing::MakeRecord("t/other", "Segmentation fault (core dumped)", "Segmentation fault")});
+  ASSERT_NE(e, nullptr);
+  ScanResult r = ScanText(*e,
+                          "installing\n"
+                          "npm ERR! code ERESOLVE\n"
+                          "npm ERR! ERESOLVE unable to resolve dependency tree\n"
+                          "npm ERR! Found: react@19.0.0\n"
+                          "npm ERR! Could not resolve dependency:\n"
+                          "npm ERR! peer react@\"^18.0.0\" from @testing-library/react@13.4.0\n"
+                          "done\n");
   ASSERT_EQ(r.blocks.size(), 1u);
   EXPECT_EQ(r.blocks[0].kind, "npm");
   ASSERT_FALSE(r.blocks[0].matches.empty());
@@ -471,13 +466,11 @@ TEST(Scan, BroadPatternsWaitForAProblemLineUnlessAllLines) {
 // failure, while a known warning in between stands as a block of its own.
 TEST(Scan, HitsBetweenAStepsFailureLinesJoinTheStep) {
   TempDir cache;
-  auto e = Engine::FromKnowledgeBase(
-      KnowledgeBase::FromRecords(
-          {testing::MakeRecord("t/ts1005", "error TS1005: ';' expected.", R"(TS1005: ';' expected)"),
-           testing::MakeRecord("t/utcnow", "DeprecationWarning: datetime.datetime.utcnow() is deprecated",
-                               R"(DeprecationWarning: datetime\.datetime\.utcnow\(\) is deprecated)")}),
-      cache.path().string());
-  ASSERT_TRUE(e.ok());
+  auto e = FromRecords(cache,
+                       {testing::MakeRecord("t/ts1005", "error TS1005: ';' expected.", R"(TS1005: ';' expected)"),
+                        testing::MakeRecord("t/utcnow", "DeprecationWarning: datetime.datetime.utcnow() is deprecated",
+                                            R"(DeprecationWarning: datetime\.datetime\.utcnow\(\) is deprecated)")});
+  ASSERT_NE(e, nullptr);
   std::string log;
   for (int i = 0; i < 30; ++i) log += "compiling module " + std::to_string(i) + "\n";
   log += "Build failed with 1 error\n";
@@ -485,7 +478,7 @@ TEST(Scan, HitsBetweenAStepsFailureLinesJoinTheStep) {
   log += "x.py:3: DeprecationWarning: datetime.datetime.utcnow() is deprecated\n";
   log += "uploading logs\n";
   log += "ERROR: Job failed: exit code 1\n";
-  ScanResult r = ScanText(*e.value(), log);
+  ScanResult r = ScanText(*e, log);
   const ErrorBlock* step = nullptr;
   const ErrorBlock* warning = nullptr;
   for (const auto& b : r.blocks) {
