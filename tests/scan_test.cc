@@ -71,28 +71,76 @@ TEST(LineChunker, EveryLineComesBackWhateverTheChunkSize) {
   }
 }
 
-TEST(LineChunker, OverlongLineKeepsItsHeadAndDropsTheRest) {
-  std::string log = "first\n" + std::string(3 << 20, 'x') + "TAIL\nthird\nlast line without newline";
-  std::istringstream in(log);
-  logs::LineChunker chunker(in, 1 << 16, 1 << 20);
-  logs::LineChunk chunk;
+// Every line of `log` as the chunker gives it, with the chunks' counts of
+// cut lines, their line numbers checked on the way.
+struct ChunkedLines {
   std::vector<std::string> lines;
   std::size_t truncated = 0;
+  std::size_t max_chunk_bytes = 0;
+  // For each cut line: the input offset of its kept tail, by InputOffset.
+  std::vector<std::size_t> tail_offsets;
+};
+ChunkedLines ReadChunked(const std::string& log, std::size_t chunk_bytes, std::size_t max_line_bytes) {
+  std::istringstream in(log);
+  logs::LineChunker chunker(in, chunk_bytes, max_line_bytes);
+  logs::LineChunk chunk;
+  ChunkedLines out;
   while (chunker.Next(&chunk)) {
-    truncated += chunk.truncated_lines;
+    EXPECT_EQ(chunk.first_line, out.lines.size() + 1);
+    out.truncated += chunk.truncated_lines;
+    out.max_chunk_bytes = std::max(out.max_chunk_bytes, chunk.text.size());
+    if (chunk.tail_at != std::string_view::npos) out.tail_offsets.push_back(chunk.InputOffset(chunk.tail_at));
     for (std::size_t i = 0; i < chunk.line_starts.size(); ++i) {
       std::size_t b = chunk.line_starts[i];
       std::size_t e = i + 1 < chunk.line_starts.size() ? chunk.line_starts[i + 1] : chunk.text.size();
-      lines.emplace_back(chunk.text.substr(b, e - b));
+      out.lines.emplace_back(chunk.text.substr(b, e - b));
     }
-    EXPECT_LE(chunk.text.size(), (2u << 20));  // bounded, whatever the line length
   }
-  ASSERT_EQ(lines.size(), 4u);
-  EXPECT_EQ(truncated, 1u);
-  EXPECT_EQ(lines[1].size(), (1u << 20) + 1);
-  EXPECT_EQ(lines[1].find("TAIL"), std::string::npos);
-  EXPECT_EQ(lines[2], "third\n");
-  EXPECT_EQ(lines[3], "last line without newline");
+  return out;
+}
+
+// A 3 MiB line keeps its first and last half MiB, joined by a marker; the
+// lines after it keep their numbers, and the chunk stays bounded.
+TEST(LineChunker, OverlongLineKeepsItsHeadAndTail) {
+  const std::string middle(3 << 20, 'x');
+  const std::string log = "first\nHEAD" + middle + "TAIL\nthird\nlast line without newline";
+  ChunkedLines got = ReadChunked(log, 1 << 16, 1 << 20);
+  ASSERT_EQ(got.lines.size(), 4u);
+  EXPECT_EQ(got.truncated, 1u);
+  EXPECT_LE(got.max_chunk_bytes, (1u << 20) + 1);  // bounded, whatever the line length
+  const std::string& cut = got.lines[1];
+  EXPECT_EQ(cut.size(), (1u << 20) + 1);
+  EXPECT_EQ(cut.rfind("HEAD", 0), 0u);
+  EXPECT_EQ(cut.substr(cut.size() - 5), "TAIL\n");
+  EXPECT_NE(cut.find(logs::LineChunker::kCutMarker), std::string::npos);
+  EXPECT_EQ(got.lines[2], "third\n");
+  EXPECT_EQ(got.lines[3], "last line without newline");
+  // The tail's input offset is where its bytes are in the input.
+  ASSERT_EQ(got.tail_offsets.size(), 1u);
+  const std::size_t tail_bytes = cut.size() - 1 - (cut.find(logs::LineChunker::kCutMarker) +
+                                                    logs::LineChunker::kCutMarker.size());
+  EXPECT_EQ(got.tail_offsets[0], log.find("\nthird") - tail_bytes);
+}
+
+// The limit is on a line's text, its newline aside: a line of exactly the
+// limit is whole, one byte more is cut. So is a last line with no newline,
+// and a line that starts a chunk after many short ones.
+TEST(LineChunker, TheLimitIsOnTheLinesText) {
+  const std::size_t limit = 1000;
+  for (std::size_t chunk_bytes : {64u, 4096u, 1u << 20}) {
+    SCOPED_TRACE(chunk_bytes);
+    std::string shorts;
+    for (int i = 0; i < 200; ++i) shorts += "short line " + std::to_string(i) + "\n";
+    const std::string exact(limit, 'a'), over(limit + 1, 'b');
+    ChunkedLines got = ReadChunked(shorts + exact + "\n" + over + "\n" + "end\n" + over, chunk_bytes, limit);
+    ASSERT_EQ(got.lines.size(), 204u);
+    EXPECT_EQ(got.truncated, 2u);
+    EXPECT_EQ(got.lines[200], exact + "\n");
+    EXPECT_EQ(got.lines[201].size(), limit + 1);  // head, marker and tail fill the limit
+    EXPECT_NE(got.lines[201], over + "\n");
+    EXPECT_EQ(got.lines[202], "end\n");
+    EXPECT_EQ(got.lines[203].size(), limit + 1);  // cut at the end of the input: a newline is added
+  }
 }
 
 std::shared_ptr<const Engine> Bundled(const TempDir& cache) {
@@ -190,6 +238,36 @@ TEST(Scan, BlocksWithLineNumbersAndSpans) {
   // Spans are offsets in the whole log, past the stripped timestamp.
   const Match& m = second.matches[0];
   EXPECT_EQ(log.substr(m.begin, m.end - m.begin), "CUDNN_STATUS_NOT_SUPPORTED when calling cudnnRNNBackwardData");
+}
+
+// An error printed at the end of a line far over 1 MiB (here it crosses
+// the 1 MiB mark) is found on that line, with its span in the input, and
+// the lines after it keep their numbers.
+TEST(Scan, AnErrorAtTheEndOfAnOverlongLineIsFound) {
+  TempDir cache;
+  auto engine = Bundled(cache);
+  ASSERT_TRUE(engine);
+  const std::string error = "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED when calling cudnnRNNBackwardData_v8";
+  std::string log = "step 1\n" + std::string((1u << 20) - 20, '.') + error + "\n";
+  log += "RuntimeError: CUDA error: out of memory\n";
+  ScanResult r = ScanText(*engine, log);
+  EXPECT_EQ(r.summary.lines, 3u);
+  EXPECT_EQ(r.summary.bytes, log.size());
+  EXPECT_EQ(r.summary.truncated_lines, 1u);
+  const ErrorBlock* cut = nullptr;
+  const ErrorBlock* oom = nullptr;
+  for (const auto& b : r.blocks) {
+    if (b.decisive_line == 2) cut = &b;
+    if (b.decisive_line == 3) oom = &b;
+  }
+  ASSERT_NE(cut, nullptr);
+  ASSERT_FALSE(cut->matches.empty());
+  EXPECT_EQ(cut->matches[0].record->id, "cuda/cudnn-rnn-double-backward");
+  const Match& m = cut->matches[0];
+  EXPECT_EQ(log.substr(m.begin, m.end - m.begin), "CUDNN_STATUS_NOT_SUPPORTED when calling cudnnRNNBackwardData");
+  ASSERT_NE(oom, nullptr);
+  ASSERT_FALSE(oom->matches.empty());
+  EXPECT_EQ(log.substr(oom->matches[0].begin, 10), "CUDA error");
 }
 
 // The root error comes first even when it appears later: chained Python

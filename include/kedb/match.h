@@ -63,7 +63,9 @@ struct MatchResult {
 struct ScanOptions {
   MatchOptions match;
   std::size_t region_gap = 3;            // hit lines this close, outside any error block, form one block
-  std::size_t max_line_bytes = 1 << 20;  // longer lines are matched on their first bytes
+  // A longer line is matched on its first and last max_line_bytes / 2
+  // bytes; its middle is dropped unread, and it keeps its line number.
+  std::size_t max_line_bytes = 1 << 20;
   // Patterns reached only through broad literals ("mode", "201") or the
   // regex database are tried only on lines that read as a problem (a word
   // such as "error", "denied", "timed out", "not found", "warning"). True
@@ -100,7 +102,7 @@ struct ScanSummary {
   std::size_t bytes = 0;
   std::size_t blocks = 0;           // error blocks reported
   std::size_t known = 0;            // of which with a known error
-  std::size_t truncated_lines = 0;  // lines longer than max_line_bytes
+  std::size_t truncated_lines = 0;  // lines longer than max_line_bytes, read as head and tail
   std::size_t dropped_blocks = 0;   // distinct blocks beyond the limit, counted only
 };
 

@@ -43,7 +43,11 @@ void NewlineStarts(const char* text, std::size_t n, std::size_t base, std::vecto
 }  // namespace
 
 LineChunker::LineChunker(std::istream& in, std::size_t chunk_bytes, std::size_t max_line_bytes)
-    : in_(in), chunk_bytes_(chunk_bytes), max_line_bytes_(std::max<std::size_t>(max_line_bytes, 1)) {}
+    : in_(in),
+      chunk_bytes_(chunk_bytes),
+      max_line_bytes_(std::max<std::size_t>(max_line_bytes, 4 * kCutMarker.size())),
+      head_bytes_((max_line_bytes_ - kCutMarker.size()) / 2),
+      tail_bytes_(max_line_bytes_ - kCutMarker.size() - head_bytes_) {}
 
 bool LineChunker::Fill() {
   if (eof_) return false;
@@ -75,6 +79,8 @@ bool LineChunker::Next(LineChunk* chunk) {
   chunk->first_line = next_line_;
   chunk->first_offset = offset_;
   chunk->truncated_lines = 0;
+  chunk->tail_at = std::string_view::npos;
+  chunk->tail_shift = 0;
   // Fast path: every whole line in the buffer as one block, read in place,
   // as long as none is over-long.
   while (!skipping_) {
@@ -91,7 +97,8 @@ bool LineChunker::Next(LineChunk* chunk) {
     std::string_view text = avail.substr(0, block);
     chunk->line_starts.push_back(0);
     NewlineStarts(text.data(), text.size(), 0, &chunk->line_starts);
-    // A block no longer than the limit cannot hold an over-long line.
+    // A block no longer than the limit cannot hold an over-long line; a
+    // line of exactly the limit and its newline goes the slow way too.
     bool overlong = false;
     const auto& starts = chunk->line_starts;
     for (std::size_t i = 0; text.size() > max_line_bytes_ && i < starts.size() && !overlong; ++i) {
@@ -108,46 +115,76 @@ bool LineChunker::Next(LineChunk* chunk) {
     next_line_ += chunk->line_starts.size();
     return true;
   }
-  // Slow path, line by line: over-long lines keep their head only.
+  // Slow path, line by line: an over-long line keeps its head and tail.
   assembled_.clear();
   for (;;) {
-    if (size() == 0 && !Fill()) break;
+    if (size() == 0 && !Fill()) {
+      if (skipping_) FinishCutLine(chunk);  // the input ended inside the line
+      break;
+    }
     const char* data = buf_.get() + pos_;
-    std::size_t avail = size();
+    const std::size_t avail = size();
     const char* nl = static_cast<const char*>(std::memchr(data, '\n', avail));
+    const std::size_t content = nl ? static_cast<std::size_t>(nl - data) : avail;
     if (skipping_) {
-      // Dropping the tail of an over-long line, up to its newline.
-      std::size_t n = nl ? static_cast<std::size_t>(nl - data) + 1 : avail;
+      // The middle of an over-long line streams by; its last bytes are kept.
+      KeepTail(std::string_view(data, content));
+      const std::size_t n = nl ? content + 1 : content;
       pos_ += n;
       offset_ += n;
-      if (nl) skipping_ = false;
+      if (nl) {
+        FinishCutLine(chunk);
+        break;
+      }
       continue;
     }
-    if (!nl && avail < max_line_bytes_ && !eof_) {
+    if (!nl && content <= max_line_bytes_ && !eof_) {
       Fill();
       continue;
     }
-    std::size_t len = nl ? static_cast<std::size_t>(nl - data) + 1 : avail;
-    if (len > max_line_bytes_) {
-      // Keep the head of the line, drop the rest as it streams by.
-      chunk->line_starts.push_back(assembled_.size());
-      assembled_.append(data, max_line_bytes_);
-      assembled_.push_back('\n');
-      ++chunk->truncated_lines;
-      pos_ += max_line_bytes_;
-      offset_ += max_line_bytes_;
-      skipping_ = true;
-    } else {
-      chunk->line_starts.push_back(assembled_.size());
-      assembled_.append(data, len);
-      pos_ += len;
-      offset_ += len;
-    }
+    chunk->line_starts.push_back(assembled_.size());
     ++next_line_;
-    if (assembled_.size() >= chunk_bytes_ || skipping_) break;
+    if (content > max_line_bytes_) {
+      assembled_.append(data, head_bytes_);
+      pos_ += head_bytes_;
+      offset_ += head_bytes_;
+      skipping_ = true;
+      tail_.clear();
+      dropped_ = 0;
+      continue;
+    }
+    const std::size_t len = nl ? content + 1 : content;
+    assembled_.append(data, len);
+    pos_ += len;
+    offset_ += len;
+    if (assembled_.size() >= chunk_bytes_) break;
   }
   chunk->text = assembled_;
   return !chunk->line_starts.empty();
+}
+
+void LineChunker::KeepTail(std::string_view bytes) {
+  dropped_ += bytes.size();
+  if (bytes.size() >= tail_bytes_) {
+    tail_.assign(bytes.substr(bytes.size() - tail_bytes_));
+    return;
+  }
+  tail_ += bytes;
+  if (tail_.size() > 2 * tail_bytes_) tail_.erase(0, tail_.size() - tail_bytes_);
+}
+
+void LineChunker::FinishCutLine(LineChunk* chunk) {
+  const std::size_t keep = std::min(tail_.size(), tail_bytes_);
+  assembled_ += kCutMarker;
+  chunk->tail_at = assembled_.size();
+  // Head, marker and tail fill at most max_line_bytes_, and the line had
+  // more, so the shift is positive.
+  chunk->tail_shift = dropped_ - keep - kCutMarker.size();
+  assembled_.append(tail_, tail_.size() - keep, keep);
+  assembled_.push_back('\n');
+  ++chunk->truncated_lines;
+  skipping_ = false;
+  tail_.clear();
 }
 
 }  // namespace kedb::logs

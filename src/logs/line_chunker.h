@@ -58,14 +58,30 @@ struct LineChunk {
   std::vector<std::size_t> line_starts;
   std::size_t first_line = 1;       // 1-based number of the chunk's first line
   std::size_t first_offset = 0;     // byte offset of the chunk in the input
-  std::size_t truncated_lines = 0;  // lines cut to max_line_bytes in this chunk
+  std::size_t truncated_lines = 0;  // over-long lines in this chunk: 0 or 1
+  // When a line was cut, text[tail_at, ...) is its kept tail, whose input
+  // offset is first_offset + tail_at + tail_shift (the middle dropped, less
+  // the marker put in its place). npos when no line was cut.
+  std::size_t tail_at = std::string_view::npos;
+  std::size_t tail_shift = 0;
+
+  // The input offset of text[pos].
+  std::size_t InputOffset(std::size_t pos) const {
+    return first_offset + pos + (pos >= tail_at ? tail_shift : 0);
+  }
 };
 
 // Splits a stream into chunks of about `chunk_bytes`. A line longer than
-// `max_line_bytes` keeps its first max_line_bytes bytes; the rest of it is
-// read and dropped without being stored, so a 2 GB line costs no memory.
+// `max_line_bytes` (its newline aside) keeps its first and its last
+// max_line_bytes / 2 bytes, joined by kCutMarker; the middle is read and
+// dropped as it streams by, so a 2 GB line costs no more memory than the
+// limit. Such a line ends its chunk and keeps its line number: an error
+// printed at the end of a huge line (a JSON dump, a progress bar that never
+// printed a newline) is still found.
 class LineChunker {
  public:
+  static constexpr std::string_view kCutMarker = " \xE2\x80\xA6 ";  // " … "
+
   LineChunker(std::istream& in, std::size_t chunk_bytes = 1 << 20, std::size_t max_line_bytes = 1 << 20);
 
   // Fills `chunk` with the next lines; false at the end of input.
@@ -74,17 +90,22 @@ class LineChunker {
 
  private:
   bool Fill();  // reads more input into buf_; false at end
+  void KeepTail(std::string_view bytes);  // more of an over-long line's middle
+  void FinishCutLine(LineChunk* chunk);   // appends the marker, the tail and '\n'
   std::size_t size() const { return end_ - pos_; }
 
   std::istream& in_;
   std::size_t chunk_bytes_, max_line_bytes_;
+  std::size_t head_bytes_, tail_bytes_;  // kept of an over-long line
   // Input buffer, not zero-filled: unread data is [pos_, end_).
   std::unique_ptr<char[]> buf_;
   std::size_t capacity_ = 0, pos_ = 0, end_ = 0;
   std::string assembled_;  // the slow path's chunk text
   bool eof_ = false;
   bool failed_ = false;
-  bool skipping_ = false;  // inside the dropped tail of an over-long line
+  bool skipping_ = false;  // inside the dropped middle of an over-long line
+  std::string tail_;       // its last bytes seen so far (at most 2 * tail_bytes_)
+  std::size_t dropped_ = 0;  // bytes of that line read past its head
   std::size_t next_line_ = 1;
   std::size_t offset_ = 0;
 };

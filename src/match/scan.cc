@@ -35,6 +35,27 @@ constexpr std::size_t kQuietLines = 4096;
 // status (see Scan).
 constexpr double kSureOnExitStatus = 0.5;
 
+// Over-long lines, read as their head and tail (logs::LineChunker). A
+// match in the tail is given its offset in the input, past the dropped
+// middle.
+class CutLines {
+ public:
+  void Add(std::size_t line, std::size_t tail_offset, std::size_t shift) { cuts_.push_back({line, tail_offset, shift}); }
+  void FixOffsets(Match* m) const {
+    for (const Cut& c : cuts_) {
+      if (c.line != m->line) continue;
+      if (m->begin >= c.tail_offset) m->begin += c.shift;
+      if (m->end > c.tail_offset) m->end += c.shift;
+    }
+  }
+
+ private:
+  struct Cut {
+    std::size_t line, tail_offset, shift;
+  };
+  std::vector<Cut> cuts_;
+};
+
 // Looks up a string_view in a set of strings without copying it.
 struct TextHash {
   using is_transparent = void;
@@ -144,6 +165,7 @@ struct MatchedChunk {
   std::string_view raw;
   std::vector<std::size_t> raw_starts;
   std::size_t first_line = 1, first_offset = 0, truncated_lines = 0;
+  std::size_t tail_at = std::string_view::npos, tail_shift = 0;  // as in logs::LineChunk
   logs::CleanedLines cleaned;
   std::vector<uint8_t> flags;  // per line: logs::kTriggerLine, logs::kProblemLine
   std::vector<match::LineHit> hits;
@@ -222,14 +244,18 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
   // depend on its text alone, so the same text again (a progress line, a
   // repeated install step) is passed over without ranking it again.
   TextSet quiet;
+  CutLines cut_lines;
 
   // In log order: feed the segmenter, rank the hits, group them in regions.
   auto take = [&](const MatchedChunk& c) {
     const std::string_view text = c.cleaned.text;
     const std::vector<std::size_t>& starts = c.cleaned.starts;
     sum.lines += starts.size();
-    sum.bytes += c.raw.size();
+    sum.bytes += c.raw.size() + (c.tail_at != std::string_view::npos ? c.tail_shift : 0);
     sum.truncated_lines += c.truncated_lines;
+    if (c.tail_at != std::string_view::npos) {
+      cut_lines.Add(c.first_line + c.raw_starts.size() - 1, c.first_offset + c.tail_at, c.tail_shift);
+    }
     for (std::size_t i = 0; i < starts.size(); ++i) {
       segmenter.Add(c.first_line + i, logs::LineText(text, starts, i), c.cleaned.marks[i],
                     (c.flags[i] & logs::kTriggerLine) != 0, c.first_offset + c.cleaned.origins[i], c.flags[i] != 0);
@@ -280,6 +306,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     c->raw = raw;
     c->raw_starts.swap(chunk.line_starts);
     c->first_line = chunk.first_line, c->first_offset = chunk.first_offset, c->truncated_lines = chunk.truncated_lines;
+    c->tail_at = chunk.tail_at, c->tail_shift = chunk.tail_shift;
   };
   const std::size_t threads = std::max<std::size_t>(options.threads, 1);
   if (threads == 1) {
@@ -429,6 +456,9 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
   std::erase_if(blocks, [](const ErrorBlock& b) { return b.kind == "match" && b.matches.empty(); });
   MergeNeighbours(&blocks, options.region_gap);
   match::OrderRootFirst(&blocks);
+  for (ErrorBlock& b : blocks) {
+    for (kedb::Match& m : b.matches) cut_lines.FixOffsets(&m);
+  }
 
   sum.blocks = blocks.size();
   sum.known = static_cast<std::size_t>(

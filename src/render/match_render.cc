@@ -181,7 +181,7 @@ std::string RenderScanText(const ScanResult& result, Lang lang) {
   const ScanSummary& s = result.summary;
   out += fmt::format("{} lines, {} bytes scanned; {} error block(s), {} with a known error", s.lines, s.bytes,
                      s.blocks, s.known);
-  if (s.truncated_lines) out += fmt::format("; {} over-long line(s) matched on their first 1 MiB", s.truncated_lines);
+  if (s.truncated_lines) out += fmt::format("; {} over-long line(s) matched on their first and last half MiB", s.truncated_lines);
   if (s.dropped_blocks) out += fmt::format("; {} further distinct block(s) only counted", s.dropped_blocks);
   return out + "\n";
 }
