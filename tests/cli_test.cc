@@ -201,6 +201,44 @@ TEST(CliMatch, BatchKeepsOrderAndReportsBadLines) {
   EXPECT_EQ(out[3]["matches"][0]["id"], "cuda/cudnn-batch-norm-bad-param");
 }
 
+// Input past 16 MiB is matched on its last 16 MiB, in bounded memory: 200
+// MB streamed through a pipe, under a 400 MB address-space limit that
+// reading it all would break. The error at the start is past the window,
+// the one at the end is found, and stderr says what was read.
+TEST(CliMatch, LongInputIsMatchedOnItsTailInBoundedMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "the address sanitizer reserves more address space than the limit";
+#endif
+  testing::TempDir tmp;
+  const auto out = tmp.path() / "out", err = tmp.path() / "err";
+  const std::string cmd = "(echo CUDNN_STATUS_BAD_PARAM; yes 'step ok' | head -n 25000000; "
+                          "echo 'RuntimeError: CUDA error: out of memory') | (ulimit -v 400000; '" +
+                          std::string(KEDB_BINARY) + "' match --json --top 3 " + BundledKb() + " >'" + out.string() +
+                          "' 2>'" + err.string() + "')";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << testing::ReadFile(err);
+  auto j = nlohmann::json::parse(testing::ReadFile(out));
+  ASSERT_FALSE(j["matches"].empty());
+  EXPECT_EQ(j["matches"][0]["id"], "pytorch/cuda-out-of-memory");
+  for (const auto& m : j["matches"]) EXPECT_NE(m["id"], "cuda/cudnn-batch-norm-bad-param");
+  EXPECT_NE(testing::ReadFile(err).find("only its last 16 MiB were matched"), std::string::npos);
+}
+
+// In --batch, a line over 16 MiB gets an error result in its place; the
+// lines after it are answered.
+TEST(CliMatch, BatchRefusesALineOverTheLimitAlone) {
+  std::string in = "{\"text\": \"" + std::string(17u << 20, 'x') + "\"}\n{\"text\": \"CUDNN_STATUS_BAD_PARAM\"}\n";
+  auto r = RunKedb("match --batch " + BundledKb(), in);
+  EXPECT_EQ(r.exit_code, 2);
+  std::istringstream lines(r.out);
+  std::vector<nlohmann::json> got;
+  for (std::string l; std::getline(lines, l);) got.push_back(nlohmann::json::parse(l));
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_NE(got[0]["error"].get<std::string>().find("stdin:1: line over 16 MiB"), std::string::npos);
+  EXPECT_EQ(got[1]["matches"][0]["id"], "cuda/cudnn-batch-norm-bad-param");
+}
+
 // The demo log: a training run whose only known error is seed 000's.
 TEST(CliScan, ExampleTrainingLog) {
   auto log = (testing::SourceDir() / "examples" / "train-cudnn.log").string();

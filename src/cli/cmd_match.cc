@@ -1,9 +1,9 @@
 #include <iostream>
-#include <iterator>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/bounded_input.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 
@@ -15,17 +15,24 @@ namespace {
 int RunBatch(const Engine& engine, const MatchOptions& options, Lang lang) {
   std::string line;
   std::size_t line_no = 0;
-  bool any_match = false, any_error = false;
-  while (std::getline(std::cin, line)) {
+  bool any_match = false, any_error = false, too_long = false;
+  auto print_error = [&](const std::string& why) {
+    any_error = true;
+    nlohmann::json err{{"error", fmt::format("stdin:{}: {}", line_no, why)},
+                       {"matches", nlohmann::json::array()},
+                       {"abstained", true}};
+    Print(err.dump() + "\n");
+  };
+  while (ReadBoundedLine(std::cin, kMaxMatchBytes, &line, &too_long)) {
     ++line_no;
+    if (too_long) {
+      print_error(fmt::format("line over {} MiB, not read", kMaxMatchBytes >> 20));
+      continue;
+    }
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     auto doc = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("text") || !doc["text"].is_string()) {
-      any_error = true;
-      nlohmann::json err{{"error", fmt::format("stdin:{}: expected a JSON object with a string \"text\"", line_no)},
-                         {"matches", nlohmann::json::array()},
-                         {"abstained", true}};
-      Print(err.dump() + "\n");
+      print_error("expected a JSON object with a string \"text\"");
       continue;
     }
     MatchResult result = engine.Match(doc["text"].get<std::string>(), options);
@@ -53,6 +60,9 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
   cmd->add_option("--top", args->top, "How many matches to show")->check(CLI::Range(1, 100));
   cmd->add_flag("--batch", args->batch, "Read JSON Lines {\"text\": ...} from stdin; write one result per line");
   cmd->footer(
+      "Input: at most 16 MiB is matched. From longer input on stdin, the last 16 MiB\n"
+      "(from a line start) are matched and a note goes to stderr; `kedb scan` reads\n"
+      "a log of any size. With --batch, a line over 16 MiB gets an error result.\n"
       "Exit status: 0 a known error matched, 1 none, 2 error.\n"
       "Examples:\n"
       "  kedb match 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM'\n"
@@ -75,7 +85,14 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
       return;
     }
     std::string text = args->text;
-    if (text.empty()) text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    if (text.empty()) {
+      const std::size_t read = ReadTail(std::cin, kMaxMatchBytes, &text);
+      if (read > kMaxMatchBytes) {
+        PrintError(fmt::format("kedb match: the input has {} bytes; only its last {} MiB were matched "
+                               "(kedb scan reads a log of any size)\n",
+                               read, kMaxMatchBytes >> 20));
+      }
+    }
     MatchResult result = engine->Match(text, options);
     Print(args->json ? RenderMatchJson(result, lang) : RenderMatchText(result, lang));
     *exit_code = result.matches.empty() ? kExitNothing : kExitOk;
