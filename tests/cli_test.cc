@@ -101,6 +101,52 @@ TEST(Cli, MissingKbIsAnError) {
   EXPECT_NE(r.err.find("no such file or directory"), std::string::npos);
 }
 
+// A knowledge base that holds no record (a wrong folder, a copied binary
+// whose built-in path is gone) is an error, not "nothing matches": every
+// command exits 2 and says so. A server may start empty only when asked.
+TEST(Cli, AKnowledgeBaseWithNoRecordIsAnError) {
+  testing::TempDir tmp;
+  testing::WriteFile(tmp.path() / "notes.txt", "not a record");
+  const std::string kb = "--kb '" + tmp.path().string() + "'";
+  const std::vector<std::string> commands = {"match " + kb + " 'CUDNN_STATUS_BAD_PARAM'", "show " + kb + " cuda/x",
+                                             "search " + kb + " cudnn", "lint " + kb, "serve --port 0 " + kb};
+  for (const std::string& cmd : commands) {
+    SCOPED_TRACE(cmd);
+    auto r = RunKedb(cmd);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("holds no record"), std::string::npos) << r.err;
+  }
+  // Documents that all fail to load say so.
+  testing::WriteFile(tmp.path() / "broken.json", "{\"id\": ");
+  auto broken = RunKedb("match " + kb + " x");
+  EXPECT_EQ(broken.exit_code, 2);
+  EXPECT_NE(broken.err.find("none of its 1 document(s) could be loaded"), std::string::npos) << broken.err;
+}
+
+// Logs that cannot be read say why: the system's reason, a folder, or a
+// compressed file, which read as bytes would show no error at all.
+TEST(Cli, ALogThatCannotBeReadSaysWhy) {
+  testing::TempDir tmp;
+  auto missing = RunKedb("scan " + Kb() + " '" + (tmp.path() / "missing.log").string() + "'");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("cannot open: No such file or directory"), std::string::npos) << missing.err;
+  auto folder = RunKedb("scan " + Kb() + " '" + tmp.path().string() + "'");
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_NE(folder.err.find("is a folder"), std::string::npos) << folder.err;
+  // gzip's header, then deflated bytes.
+  const std::string gz("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x0b\xc9\xc8\x2c\x56\x00\xa2\x44\x85\x92\xd4\x8a\x12\x00",
+                       24);
+  testing::WriteFile(tmp.path() / "job.log.gz", gz);
+  auto compressed = RunKedb("scan " + Kb() + " '" + (tmp.path() / "job.log.gz").string() + "'");
+  EXPECT_EQ(compressed.exit_code, 2);
+  EXPECT_NE(compressed.err.find("gzip-compressed"), std::string::npos) << compressed.err;
+  auto piped = RunKedb("scan " + Kb() + " -", gz);
+  EXPECT_EQ(piped.exit_code, 2);
+  // Text that merely starts like a bzip2 header is read.
+  auto text = RunKedb("scan " + Kb() + " -", "BZh we go\nRuntimeError: CUDA error: out of memory\n");
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+}
+
 TEST(Cli, BadUsageExitsTwo) {
   EXPECT_EQ(RunKedb("show").exit_code, 2);
   EXPECT_EQ(RunKedb("frobnicate").exit_code, 2);

@@ -1,6 +1,10 @@
 // Loading knowledge bases from every supported source.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
+#include <vector>
+
 #include "kedb/knowledge_base.h"
 #include "test_util.h"
 
@@ -47,6 +51,74 @@ TEST(KbLoad, DirectoryMixesNativeAndCanonRecords) {
   EXPECT_EQ(report.diagnostics[0].field, "fix_success_rate");
   EXPECT_EQ(report.diagnostics[0].line, 2);
   EXPECT_EQ(report.diagnostics[0].column, 67);
+}
+
+// The diagnostics of one rule, "path: message" each, paths below `root`.
+std::vector<std::string> Findings(const LoadReport& report, const std::string& rule, const std::filesystem::path& root) {
+  std::vector<std::string> out;
+  for (const auto& d : report.diagnostics) {
+    if (d.rule == rule) out.push_back(d.file.substr(root.string().size() + 1) + ": " + d.message);
+  }
+  return out;
+}
+
+// Symlinks that lead back up the tree made the walk grow without end (two
+// of them doubled it at every level); a loop of file links stopped the
+// whole load. Each folder is now read once, and each link that is not
+// followed is reported on its own path while the records still load.
+TEST(KbLoad, SymlinkLoopsAreReportedAndTheRestLoads) {
+  namespace fs = std::filesystem;
+  TempDir tmp;
+  const fs::path root = tmp.path() / "kb";
+  WriteFile(root / "a" / "a.json", R"({"id": "t/a", "signature": "A failed", "regex": "A failed", "domain": "t"})");
+  WriteFile(root / "b.json", R"({"id": "t/b", "signature": "B failed", "regex": "B failed", "domain": "t"})");
+  WriteFile(tmp.path() / "outside" / "c.json",
+            R"({"id": "t/c", "signature": "C failed", "regex": "C failed", "domain": "t"})");
+  fs::create_directories(root / "a" / "deep");
+  fs::create_directory_symlink("..", root / "a" / "deep" / "up1");
+  fs::create_directory_symlink("../..", root / "a" / "deep" / "up2");
+  fs::create_symlink("loop2.json", root / "loop1.json");
+  fs::create_symlink("loop1.json", root / "loop2.json");
+  fs::create_directory_symlink("a", root / "same-as-a");
+  fs::create_directory_symlink(tmp.path() / "outside", root / "outside");
+  fs::create_symlink("missing.json", root / "dangling.json");
+
+  LoadReport report;
+  auto kb = KnowledgeBase::Load(root.string(), LoadOptions{}, &report);
+  ASSERT_TRUE(kb.ok()) << kb.status().message();
+  ASSERT_EQ(kb->size(), 2u);  // t/a once, t/b; nothing from outside the tree
+  EXPECT_EQ(kb->records()[0].id, "t/a");
+  EXPECT_EQ(kb->records()[1].id, "t/b");
+  const std::vector<std::string> want = {
+      "a/deep/up1: a symlink loop: leads back to " + (root / "a").string() + ", which holds it; not followed",
+      "a/deep/up2: a symlink loop: leads back to " + root.string() + ", which holds it; not followed",
+      "dangling.json: a broken symlink: No such file or directory",
+      "loop1.json: a symlink loop; not followed",
+      "loop2.json: a symlink loop; not followed",
+      "outside: a symlink that leads out of the knowledge base (to " +
+          fs::canonical(tmp.path() / "outside").string() + "); not followed",
+      "same-as-a: leads to " + (root / "a").string() + ", already read; not read twice",
+  };
+  EXPECT_EQ(Findings(report, "tree", root), want);
+  for (const auto& d : report.diagnostics) {
+    if (d.rule == "tree") {
+      EXPECT_EQ(d.severity, d.file.ends_with("same-as-a") ? Severity::kWarning : Severity::kError) << d.file;
+    }
+  }
+  EXPECT_EQ(report.rejected, 6u);  // the paths that are errors; the second path to a/ is only a warning
+
+  // The cached load sees the same tree, and a new link changes its key.
+  TempDir cache;
+  LoadReport cached;
+  auto again = KnowledgeBase::LoadCached(root.string(), LoadOptions{}, cache.path().string(), &cached);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->size(), 2u);
+  EXPECT_EQ(Findings(cached, "tree", root), want);
+  fs::create_directory_symlink(".", root / "a" / "self");
+  LoadReport changed;
+  again = KnowledgeBase::LoadCached(root.string(), LoadOptions{}, cache.path().string(), &changed);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(Findings(changed, "tree", root).size(), want.size() + 1);
 }
 
 TEST(KbLoad, BundledKnowledgeBaseIsClean) {

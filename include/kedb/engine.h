@@ -39,6 +39,9 @@ struct OpenOptions {
   // (a .kedb-cache folder beside the knowledge base, else ~/.cache/kedb),
   // "-" for no cache.
   std::string cache_dir;
+  // A knowledge base with no record is an error (NoRecordsMessage) unless
+  // this is set: a server may start empty and be filled before a reload.
+  bool allow_empty = false;
 };
 
 class Engine {

@@ -81,6 +81,12 @@ class KnowledgeBase {
 // ~/.cache/kedb; "" when none is usable.
 std::string DefaultCacheDir(const std::string& kb_path);
 
+// Why a knowledge base at `path` that loaded no record cannot be used: a
+// wrong folder, a copied binary whose built-in path is gone, or documents
+// that all failed to load. Commands treat it as an error rather than
+// answering "nothing matches".
+std::string NoRecordsMessage(const std::string& path, const LoadReport& report);
+
 // Writes every record to DIR/<id>.json in the canonical file form, creating
 // folders as needed. Each file is written to a temporary name and renamed,
 // so a crash never leaves a half-written record.

@@ -36,9 +36,8 @@ void RegisterCluster(CLI::App& app, int* exit_code) {
       std::ifstream file;
       std::istream* in = &std::cin;
       if (path != "-") {
-        file.open(path, std::ios::binary);
-        if (!file) {
-          PrintError(fmt::format("kedb cluster: {}: cannot open\n", path));
+        if (auto why = OpenLog(path, &file)) {
+          PrintError(fmt::format("kedb cluster: {}: {}\n", path, *why));
           *exit_code = kExitError;
           return;
         }

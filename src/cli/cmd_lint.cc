@@ -29,6 +29,11 @@ void RegisterLint(CLI::App& app, int* exit_code) {
       *exit_code = kExitError;
       return;
     }
+    if (load.documents == 0) {  // nothing to check is not "clean"
+      PrintError(fmt::format("kedb lint: {}\n", NoRecordsMessage(path, load)));
+      *exit_code = kExitError;
+      return;
+    }
     LintOptions options;
     options.check_shadowing = !args->no_shadowing;
     LintReport report = Lint(*kb, load, options);

@@ -45,9 +45,8 @@ void RegisterScan(CLI::App& app, int* exit_code) {
     std::ifstream file;
     std::istream* in = &std::cin;
     if (args->file != "-") {
-      file.open(args->file, std::ios::binary);
-      if (!file) {
-        PrintError(fmt::format("kedb scan: {}: cannot open\n", args->file));
+      if (auto why = OpenLog(args->file, &file)) {
+        PrintError(fmt::format("kedb scan: {}: {}\n", args->file, *why));
         *exit_code = kExitError;
         return;
       }

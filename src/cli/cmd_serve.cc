@@ -13,6 +13,7 @@ void RegisterServe(CLI::App& app, int* exit_code) {
     std::string kb, host = "127.0.0.1";
     int port = 8080, threads = 0;
     std::size_t max_body_mib = 16;
+    bool allow_empty = false;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("serve", "Serve the HTTP API, MCP at /mcp and the web page at /");
@@ -21,6 +22,8 @@ void RegisterServe(CLI::App& app, int* exit_code) {
   cmd->add_option("--port", args->port, "Port; 0 picks a free one")->check(CLI::Range(0, 65535));
   cmd->add_option("--max-body", args->max_body_mib, "Largest request body in MiB; larger ones get 413")
       ->check(CLI::Range(1, 4096));
+  cmd->add_flag("--allow-empty", args->allow_empty,
+                "Start (and reload) with a knowledge base that holds no record; without it that is an error");
   cmd->add_option("--threads", args->threads, "Connections served at once (default: 16 per core, at least 64)")
       ->check(CLI::Range(0, 1024));
   cmd->footer(
@@ -31,7 +34,7 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       "  curl -s localhost:8080/v1/match -d '{\"text\":\"CUDNN_STATUS_BAD_PARAM\"}'");
   cmd->callback([args, exit_code]() {
     std::string path = args->kb.empty() ? DefaultKbPath() : args->kb;
-    serve::EngineSlot slot(path, DefaultCacheDir(path));
+    serve::EngineSlot slot(path, DefaultCacheDir(path), args->allow_empty);
     if (Status st = slot.Reload(); !st.ok()) {
       PrintError(fmt::format("kedb serve: {}\n", st.message()));
       *exit_code = kExitError;

@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -44,6 +46,10 @@ std::optional<KnowledgeBase> LoadForQuery(const std::string& kb_path) {
     PrintError(fmt::format("kedb: {}\n", kb.status().message()));
     return std::nullopt;
   }
+  if (kb->size() == 0) {
+    PrintError(fmt::format("kedb: {}\n", NoRecordsMessage(path, report)));
+    return std::nullopt;
+  }
   if (report.rejected > 0) {
     PrintError(fmt::format("kedb: {} of {} documents in {} could not be loaded; `kedb lint --kb {}` says why\n",
                            report.rejected, report.documents, path, path));
@@ -69,6 +75,15 @@ std::shared_ptr<const Engine> OpenForMatching(const std::string& kb_path) {
   static auto* kept = new std::vector<std::shared_ptr<const Engine>>();
   kept->push_back(engine.value());
   return std::move(engine).value();
+}
+
+std::optional<std::string> OpenLog(const std::string& path, std::ifstream* file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return "is a folder; give the log files inside it";
+  errno = 0;
+  file->open(path, std::ios::binary);
+  if (*file) return std::nullopt;
+  return fmt::format("cannot open: {}", errno ? std::strerror(errno) : "unknown reason");
 }
 
 void AddEnvOption(CLI::App* cmd, std::string* env) {

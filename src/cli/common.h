@@ -2,6 +2,7 @@
 // is, loading it with a clear message.
 #pragma once
 
+#include <fstream>
 #include <optional>
 #include <string>
 
@@ -39,6 +40,10 @@ std::shared_ptr<const Engine> OpenForMatching(const std::string& kb_path);
 // Adds --env and parses it into `env` (printing why on failure).
 void AddEnvOption(CLI::App* cmd, std::string* env);
 bool ParseEnvOption(const std::string& text, std::vector<EnvPair>* env);
+
+// Opens a log file for reading into *file. On failure, why (the system's
+// reason, or that the path is a folder), for "kedb CMD: PATH: <why>".
+std::optional<std::string> OpenLog(const std::string& path, std::ifstream* file);
 
 // Writes to stdout in full, or reports failure (a closed pipe is not an error).
 void Print(const std::string& text);

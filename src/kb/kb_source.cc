@@ -1,5 +1,7 @@
 #include "kb/kb_source.h"
 
+#include "kb/tree_walk.h"
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -132,20 +134,19 @@ Status ForEachDocument(const std::string& path, const LoadOptions& options,
   }
   if (!fs::is_directory(st)) return Status::InvalidArgument(fmt::format("{}: not a file or directory", path));
 
-  std::vector<fs::path> files;
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
-  if (ec) return Status::IoError(fmt::format("{}: {}", path, ec.message()));
-  for (auto end = fs::recursive_directory_iterator(); it != end; it.increment(ec)) {
-    if (ec) return Status::IoError(fmt::format("{}: {}", path, ec.message()));
-    const auto name = it->path().filename().string();
-    if (!name.empty() && name[0] == '.') {
-      if (it->is_directory()) it.disable_recursion_pending();
+  std::vector<TreeEntry> entries;
+  if (!ListRecordFiles(path, &entries)) return Status::IoError(fmt::format("{}: cannot read the folder", path));
+  for (TreeEntry& e : entries) {
+    if (!e.problem) {
+      each(ReadWholeFile(e.path, options));
       continue;
     }
-    if (it->is_regular_file() && it->path().extension() == ".json") files.push_back(it->path());
+    SourceDocument doc;
+    doc.origin.file = e.path;
+    doc.origin.format = Origin::Format::kNative;
+    doc.read_error = std::move(e.problem);
+    each(std::move(doc));
   }
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) each(ReadWholeFile(f, options));
   return Status::Ok();
 }
 

@@ -21,7 +21,10 @@ struct SourceDocument {
 };
 
 // Calls `each` once per document. Directory trees are walked in sorted path
-// order; hidden entries (".git", ".kedb-cache") are skipped. Fails only when
+// order (kb/tree_walk.h); hidden entries (".git", ".kedb-cache") are
+// skipped. A path the walk did not follow (a symlink loop, a link out of the
+// tree) comes as a document with its read_error; a second path to something
+// already read, as one whose read_error is only a warning. Fails only when
 // `path` itself cannot be opened.
 Status ForEachDocument(const std::string& path, const LoadOptions& options,
                        const std::function<void(SourceDocument&&)>& each);

@@ -78,6 +78,10 @@ Result<KnowledgeBase> KnowledgeBase::Load(const std::string& path, const LoadOpt
   LoadReport* rep = report ? report : &local;
   KnowledgeBase kb;
   Status st = ForEachDocument(path, options, [&](SourceDocument&& doc) {
+    if (doc.read_error && doc.read_error->severity != Severity::kError) {
+      rep->diagnostics.push_back(std::move(*doc.read_error));  // a second path to a file or folder read once
+      return;
+    }
     ++rep->documents;
     if (doc.read_error) {
       rep->diagnostics.push_back(std::move(*doc.read_error));
@@ -148,6 +152,15 @@ std::string DefaultCacheDir(const std::string& kb_path) {
   if (xdg && *xdg) return (fs::path(xdg) / "kedb").string();
   if (home && *home) return (fs::path(home) / ".cache" / "kedb").string();
   return "";
+}
+
+std::string NoRecordsMessage(const std::string& path, const LoadReport& report) {
+  if (report.documents > 0) {
+    return fmt::format("{}: none of its {} document(s) could be loaded; `kedb lint --kb {}` says why", path,
+                       report.documents, path);
+  }
+  return fmt::format("{}: holds no record (a knowledge base is a folder of *.json records, a .jsonl file or one "
+                     "record file)", path);
 }
 
 KnowledgeBase KnowledgeBase::FromRecords(std::vector<Record> records, LoadReport* report) {

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "kb/tree_walk.h"
 #include "util/binary_io.h"
 
 namespace kedb {
@@ -37,45 +38,6 @@ void HashStat(const std::string& file, const struct stat& s, XXH3_state_t* st) {
   XXH3_64bits_update(st, &len, sizeof len);
   XXH3_64bits_update(st, file.data(), file.size());
   XXH3_64bits_update(st, fields, sizeof fields);
-}
-
-// The files KnowledgeBase::Load reads from a folder (*.json outside hidden
-// folders), with their stat data. POSIX calls rather than
-// std::filesystem: this runs on every command, and readdir + fstatat is
-// several times faster on a 2,522-file tree.
-bool ListJsonFilesAt(int dir_fd, const std::string& dir, std::vector<std::pair<std::string, struct stat>>* out,
-                     int depth) {
-  if (depth > 64 || dir_fd < 0) return false;
-  DIR* d = ::fdopendir(dir_fd);
-  if (!d) {
-    ::close(dir_fd);
-    return false;
-  }
-  bool ok = true;
-  while (struct dirent* e = ::readdir(d)) {
-    if (e->d_name[0] == '.') continue;  // ".", "..", hidden files and folders
-    // A folder is opened relative to its parent (no path walk from the
-    // root) and needs no stat of its own; only files are stat'ed. Without
-    // d_type (some file systems), or for a link, the stat tells.
-    struct stat s {};
-    bool folder = e->d_type == DT_DIR;
-    if (!folder) {
-      if (::fstatat(::dirfd(d), e->d_name, &s, 0) != 0) continue;  // vanished or unreadable: Load skips it too
-      folder = S_ISDIR(s.st_mode);
-    }
-    if (folder) {
-      int sub = ::openat(::dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      ok = ListJsonFilesAt(sub, dir + "/" + e->d_name, out, depth + 1) && ok;
-    } else if (S_ISREG(s.st_mode) && fs::path(e->d_name).extension() == ".json") {
-      out->emplace_back(dir + "/" + e->d_name, s);
-    }
-  }
-  ::closedir(d);
-  return ok;
-}
-
-bool ListJsonFiles(const std::string& dir, std::vector<std::pair<std::string, struct stat>>* out) {
-  return ListJsonFilesAt(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC), dir, out, 0);
 }
 
 // --- writing ---------------------------------------------------------------
@@ -266,10 +228,16 @@ std::optional<uint64_t> SnapshotKey(const std::string& path, const LoadOptions& 
   if (::stat(path.c_str(), &top) != 0) {
     ok = false;
   } else if (S_ISDIR(top.st_mode)) {
-    std::vector<std::pair<std::string, struct stat>> files;
-    ok = ListJsonFiles(path, &files);
-    std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [file, s] : files) HashStat(file, s, st);
+    std::vector<TreeEntry> entries;
+    ok = ListRecordFiles(path, &entries);
+    for (const TreeEntry& e : entries) {
+      if (e.problem) {
+        const std::string seen = e.path + "|" + e.problem->message;
+        XXH3_64bits_update(st, seen.data(), seen.size());
+      } else {
+        HashStat(e.path, e.st, st);
+      }
+    }
   } else {
     HashStat(path, top, st);
   }
@@ -283,15 +251,15 @@ bool SourceSettled(const std::string& path) {
   constexpr int64_t kSettleSeconds = 3;
   struct stat top {};
   if (::stat(path.c_str(), &top) != 0) return false;
-  std::vector<std::pair<std::string, struct stat>> files;
+  std::vector<TreeEntry> files;
   if (S_ISDIR(top.st_mode)) {
-    if (!ListJsonFiles(path, &files)) return false;
+    if (!ListRecordFiles(path, &files)) return false;
   } else {
-    files.emplace_back(path, top);
+    files.push_back(TreeEntry{path, top, std::nullopt});
   }
   const int64_t now = static_cast<int64_t>(::time(nullptr));
-  return std::all_of(files.begin(), files.end(), [&](const auto& f) {
-    return static_cast<int64_t>(f.second.st_mtim.tv_sec) + kSettleSeconds < now;
+  return std::all_of(files.begin(), files.end(), [&](const TreeEntry& f) {
+    return f.problem || static_cast<int64_t>(f.st.st_mtim.tv_sec) + kSettleSeconds < now;
   });
 }
 

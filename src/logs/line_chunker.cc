@@ -16,6 +16,27 @@ std::vector<std::size_t> LineStarts(std::string_view text) {
   return starts;
 }
 
+std::string_view CompressionOf(std::string_view head) {
+  struct Magic {
+    std::string_view bytes, name;
+  };
+  static constexpr Magic kMagics[] = {{"\x1f\x8b", "gzip"},
+                                      {"\x28\xb5\x2f\xfd", "zstd"},
+                                      {"BZh", "bzip2"},
+                                      {"\xfd" "7zXZ", "xz"},
+                                      {"PK\x03\x04", "zip"}};
+  for (const Magic& m : kMagics) {
+    if (!head.starts_with(m.bytes)) continue;
+    // "BZh" is also how a line of text may start: bzip2 follows it with a
+    // block size digit and a block magic.
+    if (m.name == "bzip2" && (head.size() < 10 || head[3] < '1' || head[3] > '9' || head.substr(4, 6) != "\x31\x41\x59\x26\x53\x59")) {
+      continue;
+    }
+    return m.name;
+  }
+  return {};
+}
+
 namespace {
 
 // Appends to `starts` the offset after each '\n' in text[0, n) that is not

@@ -50,6 +50,11 @@ class LineCursor {
   std::size_t cur_ = 0;
 };
 
+// The name of the compression format `head` (the first bytes of an input)
+// starts with: "gzip", "zstd", "bzip2", "xz" or "zip"; empty for anything
+// else. A compressed log read as text has no lines to find errors on.
+std::string_view CompressionOf(std::string_view head);
+
 // One chunk: whole lines, each starting at line_starts[i] in `text`.
 // `text` points into the chunker's buffer (no copy): it stays valid until
 // the next call to LineChunker::Next().

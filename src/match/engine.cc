@@ -29,8 +29,11 @@ Result<std::shared_ptr<const Engine>> Engine::Open(const std::string& kb_path, c
                                                    LoadReport* report) {
   std::string cache = options.cache_dir == "-" ? "" : options.cache_dir.empty() ? DefaultCacheDir(kb_path)
                                                                                : options.cache_dir;
-  auto kb = KnowledgeBase::LoadCached(kb_path, options.load, cache, report);
+  LoadReport local;
+  LoadReport* rep = report ? report : &local;
+  auto kb = KnowledgeBase::LoadCached(kb_path, options.load, cache, rep);
   if (!kb.ok()) return kb.status();
+  if (kb->size() == 0 && !options.allow_empty) return Status::NotFound(NoRecordsMessage(kb_path, *rep));
   return FromKnowledgeBase(std::move(kb).value(), cache);
 }
 

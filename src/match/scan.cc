@@ -308,10 +308,20 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     c->first_line = chunk.first_line, c->first_offset = chunk.first_offset, c->truncated_lines = chunk.truncated_lines;
     c->tail_at = chunk.tail_at, c->tail_shift = chunk.tail_shift;
   };
+  // A compressed log read as bytes would give no error and no warning.
+  auto compressed = [&chunk]() -> std::optional<Status> {
+    if (chunk.first_offset != 0) return std::nullopt;
+    const std::string_view format = logs::CompressionOf(chunk.text);
+    if (format.empty()) return std::nullopt;
+    return Status::InvalidArgument(
+        fmt::format("the input is {}-compressed, not text; decompress it first (zcat, zstdcat, bzcat, xzcat, unzip -p)",
+                    format));
+  };
   const std::size_t threads = std::max<std::size_t>(options.threads, 1);
   if (threads == 1) {
     MatchedChunk c;
     while (chunker.Next(&chunk)) {
+      if (auto error = compressed()) return *error;
       load(chunk.text, &c);
       MatchChunk(*patterns_, problem_lines, &c);
       take(c);
@@ -330,6 +340,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
       spare.push_back(std::move(c));
     };
     while (chunker.Next(&chunk)) {
+      if (auto error = compressed()) return *error;  // first chunk: nothing runs yet
       if (running.size() >= threads) take_oldest();
       std::unique_ptr<MatchedChunk> c;
       if (spare.empty()) {

@@ -6,8 +6,8 @@
 
 namespace kedb::serve {
 
-EngineSlot::EngineSlot(std::string kb_path, std::string cache_dir)
-    : kb_path_(std::move(kb_path)), cache_dir_(std::move(cache_dir)) {
+EngineSlot::EngineSlot(std::string kb_path, std::string cache_dir, bool allow_empty)
+    : kb_path_(std::move(kb_path)), cache_dir_(std::move(cache_dir)), allow_empty_(allow_empty) {
   info_.kb_path = kb_path_;
 }
 
@@ -16,6 +16,7 @@ Status EngineSlot::Reload() {
   OpenOptions options;
   options.load.strict = true;
   options.cache_dir = cache_dir_;
+  options.allow_empty = allow_empty_;
   LoadReport report;
   auto engine = Engine::Open(kb_path_, options, &report);
   std::lock_guard<std::mutex> lock(mu_);

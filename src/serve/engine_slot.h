@@ -17,7 +17,9 @@ namespace kedb::serve {
 class EngineSlot {
  public:
   // Nothing is loaded until Reload() succeeds once.
-  EngineSlot(std::string kb_path, std::string cache_dir);
+  // With `allow_empty`, a knowledge base with no record loads (and matches
+  // nothing); otherwise it is refused like a broken one.
+  EngineSlot(std::string kb_path, std::string cache_dir, bool allow_empty = false);
 
   // Loads the knowledge base again, strictly: a document with an error
   // refuses the whole new knowledge base, and the engine already serving
@@ -39,6 +41,7 @@ class EngineSlot {
 
  private:
   const std::string kb_path_, cache_dir_;
+  const bool allow_empty_;
   std::mutex reload_mu_;  // serializes Reload()
   mutable std::mutex mu_;  // guards the fields below
   std::shared_ptr<const Engine> engine_;
