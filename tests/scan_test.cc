@@ -77,7 +77,7 @@ struct ChunkedLines {
   std::vector<std::string> lines;
   std::size_t truncated = 0;
   std::size_t max_chunk_bytes = 0;
-  // For each cut line: the input offset of its kept tail, by InputOffset.
+  // For each cut line: the input offset of its kept tail.
   std::vector<std::size_t> tail_offsets;
 };
 ChunkedLines ReadChunked(const std::string& log, std::size_t chunk_bytes, std::size_t max_line_bytes) {
@@ -87,9 +87,9 @@ ChunkedLines ReadChunked(const std::string& log, std::size_t chunk_bytes, std::s
   ChunkedLines out;
   while (chunker.Next(&chunk)) {
     EXPECT_EQ(chunk.first_line, out.lines.size() + 1);
-    out.truncated += chunk.truncated_lines;
+    out.truncated += chunk.has_cut_line();
     out.max_chunk_bytes = std::max(out.max_chunk_bytes, chunk.text.size());
-    if (chunk.tail_at != std::string_view::npos) out.tail_offsets.push_back(chunk.InputOffset(chunk.tail_at));
+    if (chunk.has_cut_line()) out.tail_offsets.push_back(chunk.first_offset + chunk.tail_at + chunk.tail_shift);
     for (std::size_t i = 0; i < chunk.line_starts.size(); ++i) {
       std::size_t b = chunk.line_starts[i];
       std::size_t e = i + 1 < chunk.line_starts.size() ? chunk.line_starts[i + 1] : chunk.text.size();

@@ -99,7 +99,6 @@ bool LineChunker::Next(LineChunk* chunk) {
   chunk->line_starts.clear();
   chunk->first_line = next_line_;
   chunk->first_offset = offset_;
-  chunk->truncated_lines = 0;
   chunk->tail_at = std::string_view::npos;
   chunk->tail_shift = 0;
   // Fast path: every whole line in the buffer as one block, read in place,
@@ -203,7 +202,6 @@ void LineChunker::FinishCutLine(LineChunk* chunk) {
   chunk->tail_shift = dropped_ - keep - kCutMarker.size();
   assembled_.append(tail_, tail_.size() - keep, keep);
   assembled_.push_back('\n');
-  ++chunk->truncated_lines;
   skipping_ = false;
   tail_.clear();
 }

@@ -63,17 +63,14 @@ struct LineChunk {
   std::vector<std::size_t> line_starts;
   std::size_t first_line = 1;       // 1-based number of the chunk's first line
   std::size_t first_offset = 0;     // byte offset of the chunk in the input
-  std::size_t truncated_lines = 0;  // over-long lines in this chunk: 0 or 1
-  // When a line was cut, text[tail_at, ...) is its kept tail, whose input
-  // offset is first_offset + tail_at + tail_shift (the middle dropped, less
-  // the marker put in its place). npos when no line was cut.
+  // When the chunk's last line was over-long and cut, text[tail_at, ...)
+  // is its kept tail, whose input offset is first_offset + tail_at +
+  // tail_shift (the middle dropped, less the marker put in its place).
+  // npos when no line was cut; at most one line a chunk is.
   std::size_t tail_at = std::string_view::npos;
   std::size_t tail_shift = 0;
 
-  // The input offset of text[pos].
-  std::size_t InputOffset(std::size_t pos) const {
-    return first_offset + pos + (pos >= tail_at ? tail_shift : 0);
-  }
+  bool has_cut_line() const { return tail_at != std::string_view::npos; }
 };
 
 // Splits a stream into chunks of about `chunk_bytes`. A line longer than

@@ -164,7 +164,7 @@ struct MatchedChunk {
   std::string own;  // the chunk's bytes, when it is matched on another thread
   std::string_view raw;
   std::vector<std::size_t> raw_starts;
-  std::size_t first_line = 1, first_offset = 0, truncated_lines = 0;
+  std::size_t first_line = 1, first_offset = 0;
   std::size_t tail_at = std::string_view::npos, tail_shift = 0;  // as in logs::LineChunk
   logs::CleanedLines cleaned;
   std::vector<uint8_t> flags;  // per line: logs::kTriggerLine, logs::kProblemLine
@@ -251,9 +251,9 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
     const std::string_view text = c.cleaned.text;
     const std::vector<std::size_t>& starts = c.cleaned.starts;
     sum.lines += starts.size();
-    sum.bytes += c.raw.size() + (c.tail_at != std::string_view::npos ? c.tail_shift : 0);
-    sum.truncated_lines += c.truncated_lines;
+    sum.bytes += c.raw.size() + c.tail_shift;  // the input bytes, the cut middle included
     if (c.tail_at != std::string_view::npos) {
+      ++sum.truncated_lines;
       cut_lines.Add(c.first_line + c.raw_starts.size() - 1, c.first_offset + c.tail_at, c.tail_shift);
     }
     for (std::size_t i = 0; i < starts.size(); ++i) {
@@ -305,7 +305,7 @@ Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* re
   auto load = [&chunk](std::string_view raw, MatchedChunk* c) {
     c->raw = raw;
     c->raw_starts.swap(chunk.line_starts);
-    c->first_line = chunk.first_line, c->first_offset = chunk.first_offset, c->truncated_lines = chunk.truncated_lines;
+    c->first_line = chunk.first_line, c->first_offset = chunk.first_offset;
     c->tail_at = chunk.tail_at, c->tail_shift = chunk.tail_shift;
   };
   // A compressed log read as bytes would give no error and no warning.
