@@ -15,6 +15,7 @@
 #include "kedb/graph.h"
 #include "serve/api.h"
 #include "serve/assets.h"
+#include "serve/http_router.h"
 #include "serve/json_schema.h"
 #include "serve/mcp.h"
 #include "serve/mcp_stdio.h"
@@ -219,6 +220,66 @@ TEST(ApiTest, OpenApiDocumentListsExactlyTheServedRoutes) {
   EXPECT_EQ(documented, served);
   ASSERT_NE(serve::FindAsset("/"), nullptr);
   EXPECT_NE(serve::FindAsset("/")->content_type.find("text/html"), std::string::npos);
+}
+
+serve::HttpReply Route(const std::string& method, const std::string& target, const std::string& host,
+                       const std::string& origin, bool loopback_only = true, const std::string& body = "") {
+  serve::HttpRouter router(BundledSlot(), loopback_only);
+  serve::HttpRequest r;
+  r.method = method;
+  r.target = target;
+  r.host = host;
+  r.origin = origin;
+  r.content_type = "text/plain";
+  r.body = body;
+  return router.Route(r);
+}
+
+TEST(RouterTest, OriginMustBeExactlyThisServerOrLoopback) {
+  EXPECT_EQ(serve::OriginHost("http://localhost:8080"), "localhost");
+  EXPECT_EQ(serve::OriginHost("https://[::1]"), "[::1]");
+  EXPECT_EQ(serve::OriginHost("http://127.0.0.1:8080@evil.com"), "");  // userinfo-like: not a plain host
+  EXPECT_EQ(serve::OriginHost("http://evil.com/127.0.0.1"), "");
+  EXPECT_EQ(serve::OriginHost("null"), "");
+  EXPECT_EQ(serve::OriginHost("file://"), "");
+  EXPECT_TRUE(serve::IsLoopbackName("127.0.0.1"));
+  EXPECT_FALSE(serve::IsLoopbackName("127.0.evil.com"));
+
+  const std::string host = "127.0.0.1:8080";
+  EXPECT_EQ(Route("POST", "/mcp", host, "http://127.0.0.1:8080@evil.com").status, 403);
+  EXPECT_EQ(Route("GET", "/healthz", host, "http://localhost:8080").status, 200);
+  EXPECT_EQ(Route("GET", "/healthz", host, "").status, 200);  // not a browser
+  // A page elsewhere may send a text/plain POST without asking first; it is
+  // refused before any work.
+  serve::HttpReply cross = Route("POST", "/v1/match", host, "https://evil.example", true, kSeed0);
+  EXPECT_EQ(cross.status, 403);
+  EXPECT_NE(cross.body.find("forbidden_origin"), std::string::npos);
+  EXPECT_EQ(Route("POST", "/v1/match", host, "http://127.0.0.1:8080", true, kSeed0).status, 200);
+}
+
+TEST(RouterTest, OnLoopbackOnlyALoopbackHostIsAnswered) {
+  // A rebound name reaches us with its own Host, and its pages send it as
+  // their Origin too.
+  EXPECT_EQ(Route("GET", "/v1/domains", "evil.example:8080", "").status, 403);
+  EXPECT_EQ(Route("GET", "/v1/domains", "evil.example:8080", "http://evil.example:8080").status, 403);
+  EXPECT_EQ(Route("GET", "/v1/domains", "localhost:8080", "").status, 200);
+  // Listening on every address, a server is reached by its own name.
+  EXPECT_EQ(Route("GET", "/v1/domains", "kedb.internal:8080", "http://kedb.internal:8080", false).status, 200);
+  EXPECT_EQ(Route("GET", "/v1/domains", "kedb.internal:8080", "http://other.internal:8080", false).status, 403);
+}
+
+TEST(RouterTest, TargetsAreDecodedAndTheirShapeChecked) {
+  const std::string host = "127.0.0.1";
+  serve::HttpReply r = Route("GET", "/v1/search?q=cudnn+bad%20param&limit=1", host, "");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["hits"].size(), 1u);
+  EXPECT_EQ(Route("GET", "http://127.0.0.1/healthz", host, "").status, 400);
+  EXPECT_EQ(Route("GET", "/v1/search?q=%zz", host, "").status, 400);
+  serve::HttpReply page = Route("GET", "/", host, "");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_EQ(page.content_type.rfind("text/html", 0), 0u);
+  serve::HttpReply mcp_get = Route("GET", "/mcp", host, "");
+  EXPECT_EQ(mcp_get.status, 405);
 }
 
 TEST(JsonSchemaTest, NamesTheFieldThatBreaksTheSchema) {

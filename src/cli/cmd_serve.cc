@@ -11,7 +11,7 @@ namespace kedb::cli {
 void RegisterServe(CLI::App& app, int* exit_code) {
   struct Args {
     std::string kb, host = "127.0.0.1";
-    int port = 8080, threads = 0;
+    int port = 8080, threads = 0, max_connections = 0, header_timeout = 10, body_timeout = 30;
     std::size_t max_body_mib = 16;
     bool allow_empty = false;
   };
@@ -24,8 +24,17 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(1, 4096));
   cmd->add_flag("--allow-empty", args->allow_empty,
                 "Start (and reload) with a knowledge base that holds no record; without it that is an error");
-  cmd->add_option("--threads", args->threads, "Connections served at once (default: 16 per core, at least 64)")
+  cmd->add_option("--threads", args->threads, "Threads answering requests (default: one per core)")
       ->check(CLI::Range(0, 1024));
+  cmd->add_option("--max-connections", args->max_connections,
+                  "Connections open at once; past it a new one gets 503 (default: 10000, or what the open-file limit "
+                  "allows)")
+      ->check(CLI::Range(0, 1000000));
+  cmd->add_option("--header-timeout", args->header_timeout,
+                  "Seconds a connection has to send a request's headers, or to start its next one")
+      ->check(CLI::Range(1, 3600));
+  cmd->add_option("--body-timeout", args->body_timeout, "Seconds a request has to send its body after its headers")
+      ->check(CLI::Range(1, 3600));
   cmd->footer(
       "Prints \"listening on http://HOST:PORT\" once ready. SIGHUP reloads the knowledge base; a broken one is\n"
       "refused and the old one keeps serving. SIGINT or SIGTERM stops.\n"
@@ -43,7 +52,10 @@ void RegisterServe(CLI::App& app, int* exit_code) {
     serve::ServeOptions options;
     options.host = args->host;
     options.port = args->port;
-    options.threads = args->threads;
+    options.engine_threads = args->threads;
+    options.max_connections = args->max_connections;
+    options.header_timeout_seconds = args->header_timeout;
+    options.body_timeout_seconds = args->body_timeout;
     options.max_body_bytes = args->max_body_mib << 20;
     Status st = serve::RunHttpServer(slot, options, [&](int port) {
       std::cout << fmt::format("listening on http://{}:{}\n", args->host, port) << std::flush;

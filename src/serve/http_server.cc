@@ -1,145 +1,293 @@
 #include "serve/http_server.h"
 
 #include <pthread.h>
-#include <sys/socket.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
+#include <atomic>
+#include <chrono>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <thread>
+#include <vector>
 
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <fmt/format.h>
-#include <httplib.h>
 
-#include "serve/api.h"
-#include "serve/assets.h"
-#include "serve/mcp.h"
+#include "serve/http_router.h"
 
 namespace kedb::serve {
 namespace {
 
-// A fixed set of workers with a bounded queue: when every worker is busy and
-// the queue is full, the accepting thread waits, so the kernel's backlog
-// absorbs a burst instead of our memory.
-class BoundedPool : public httplib::TaskQueue {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using Seconds = std::chrono::seconds;
+
+constexpr std::size_t kHeaderLimit = 64u << 10;
+// After a refusal the rest of the request is read and dropped for at most
+// this long, so the client sees the reply instead of a reset.
+constexpr Seconds kLingerTime{2};
+constexpr Seconds kWriteTimeout{30};
+
+// What every connection shares.
+struct ServerState {
+  const HttpRouter& router;
+  asio::thread_pool& engine_pool;
+  const ServeOptions& options;
+  std::size_t max_connections;
+  std::atomic<std::size_t> connections{0};
+};
+
+// One connection: read a request, hand it to the engine pool, write the
+// reply, and again while the client keeps the connection alive. All its
+// handlers run on its own strand, so it needs no lock.
+class Session : public std::enable_shared_from_this<Session> {
  public:
-  BoundedPool(std::size_t workers, std::size_t max_queued) : max_queued_(max_queued) {
-    for (std::size_t i = 0; i < workers; ++i) threads_.emplace_back([this] { Work(); });
-  }
-  void enqueue(std::function<void()> fn) override {
-    std::unique_lock<std::mutex> lock(mu_);
-    room_.wait(lock, [&] { return jobs_.size() < max_queued_ || shutdown_; });
-    if (shutdown_) return;
-    jobs_.push_back(std::move(fn));
-    ready_.notify_one();
-  }
-  void shutdown() override {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      shutdown_ = true;
-    }
-    ready_.notify_all();
-    room_.notify_all();
-    for (auto& t : threads_) t.join();
+  Session(tcp::socket socket, ServerState& state) : stream_(std::move(socket)), state_(state) { ++state_.connections; }
+  ~Session() { --state_.connections; }
+
+  void Start() { ReadHeader(); }
+  void RefuseAtOnce(int status, std::string_view code, std::string_view message) {
+    Refuse(HttpError(status, code, message));
   }
 
  private:
-  void Work() {
-    for (;;) {
-      std::function<void()> fn;
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        ready_.wait(lock, [&] { return !jobs_.empty() || shutdown_; });
-        if (jobs_.empty()) return;  // shut down and drained
-        fn = std::move(jobs_.front());
-        jobs_.pop_front();
-      }
-      room_.notify_one();
-      fn();
-    }
+  void ReadHeader() {
+    parser_.emplace();
+    parser_->header_limit(kHeaderLimit);
+    parser_->body_limit(state_.options.max_body_bytes);
+    stream_.expires_after(Seconds(state_.options.header_timeout_seconds));
+    http::async_read_header(stream_, buffer_, *parser_,
+                            beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
   }
-  const std::size_t max_queued_;
-  std::mutex mu_;
-  std::condition_variable ready_, room_;
-  std::deque<std::function<void()>> jobs_;
-  std::vector<std::thread> threads_;
-  bool shutdown_ = false;
+
+  void OnHeader(beast::error_code ec, std::size_t) {
+    if (ec) return OnReadError(ec);
+    const auto& head = parser_->get();
+    if (parser_->is_done()) return Dispatch();
+    // curl waits a second for this before sending a body over 1 KiB.
+    if (beast::iequals(head[http::field::expect], "100-continue")) {
+      auto cont = std::make_shared<http::response<http::empty_body>>(http::status::continue_, head.version());
+      stream_.expires_after(kWriteTimeout);
+      http::async_write(stream_, *cont, [self = shared_from_this(), cont](beast::error_code write_ec, std::size_t) {
+        if (!write_ec) self->ReadBody();
+      });
+      return;
+    }
+    ReadBody();
+  }
+
+  void ReadBody() {
+    // The buffer grows by at most its spare capacity a read; reserving up
+    // front makes a large body a few big reads rather than many small ones.
+    std::size_t expected = parser_->content_length().value_or(0);
+    buffer_.reserve(std::min<std::size_t>(std::max<std::size_t>(expected, 64u << 10), 1u << 20));
+    stream_.expires_after(Seconds(state_.options.body_timeout_seconds));
+    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Session::OnBody, shared_from_this()));
+  }
+
+  void OnBody(beast::error_code ec, std::size_t) {
+    if (ec) return OnReadError(ec);
+    Dispatch();
+  }
+
+  void OnReadError(beast::error_code ec) {
+    if (ec == http::error::body_limit) {
+      return Refuse(HttpError(413, "payload_too_large",
+                              fmt::format("the request body is over the server's limit of {} MiB (--max-body)",
+                                          state_.options.max_body_bytes >> 20)));
+    }
+    if (ec == http::error::header_limit) {
+      return Refuse(HttpError(431, "headers_too_large",
+                              fmt::format("the request headers are over {} KiB", kHeaderLimit >> 10)));
+    }
+    // The client closed, reset or ran out of time (the stream has closed the
+    // socket then): nothing to answer.
+    if (ec == http::error::end_of_stream || ec == http::error::partial_message ||
+        &ec.category() != &beast::error_code(http::error::bad_target).category()) {
+      return;
+    }
+    Refuse(HttpError(400, "bad_request", fmt::format("malformed HTTP request: {}", ec.message())));
+  }
+
+  void Dispatch() {
+    http::request<http::string_body> req = parser_->release();
+    parser_.reset();
+    if (buffer_.size() == 0) buffer_.shrink_to_fit();  // an idle connection keeps no large buffer
+    HttpRequest request;
+    request.method = std::string(req.method_string());
+    request.target = std::string(req.target());
+    request.host = std::string(req[http::field::host]);
+    request.origin = std::string(req[http::field::origin]);
+    request.content_type = std::string(req[http::field::content_type]);
+    request.mcp_protocol_version = std::string(req["MCP-Protocol-Version"]);
+    request.body = std::move(req.body());
+    const bool keep_alive = req.keep_alive(), head = req.method() == http::verb::head;
+    const unsigned version = req.version();
+    // The engine's time is not the client's: no deadline until the write.
+    stream_.expires_never();
+    asio::post(state_.engine_pool, [self = shared_from_this(), request = std::move(request), keep_alive, head,
+                                    version]() mutable {
+      HttpReply reply = self->state_.router.Route(request);
+      asio::post(self->stream_.get_executor(), [self, reply = std::move(reply), keep_alive, head, version]() mutable {
+        self->Write(std::move(reply), keep_alive, head, version);
+      });
+    });
+  }
+
+  void Write(HttpReply reply, bool keep_alive, bool head, unsigned version) {
+    response_ = MakeResponse(std::move(reply), version);
+    response_.keep_alive(keep_alive);
+    if (head) {
+      std::size_t length = response_.body().size();
+      response_.body().clear();
+      response_.content_length(length);
+    }
+    stream_.expires_after(kWriteTimeout);
+    http::async_write(stream_, response_, beast::bind_front_handler(&Session::OnWrite, shared_from_this()));
+  }
+
+  void OnWrite(beast::error_code ec, std::size_t) {
+    if (ec) return;
+    if (!response_.keep_alive()) {
+      beast::error_code ignored;
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      return;
+    }
+    response_ = {};
+    ReadHeader();
+  }
+
+  // Answers with `reply` and closes: the request cannot be read on.
+  void Refuse(HttpReply reply) {
+    response_ = MakeResponse(std::move(reply), 11);
+    response_.keep_alive(false);
+    stream_.expires_after(kWriteTimeout);
+    http::async_write(stream_, response_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (!ec) self->Linger();
+    });
+  }
+
+  // Half-closes, then reads and drops what the client still sends until it
+  // closes or the linger time is up. Closing at once with unread bytes
+  // would make the kernel send a reset, which can destroy the reply before
+  // the client reads it.
+  void Linger() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    buffer_.clear();
+    buffer_.shrink_to_fit();
+    stream_.expires_after(kLingerTime);
+    Drain();
+  }
+  void Drain() {
+    if (!drain_) drain_ = std::make_unique<std::array<char, 16384>>();
+    stream_.async_read_some(asio::buffer(*drain_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (!ec) self->Drain();
+    });
+  }
+
+  static http::response<http::string_body> MakeResponse(HttpReply reply, unsigned version) {
+    http::response<http::string_body> res{static_cast<http::status>(reply.status), version};
+    if (!reply.content_type.empty()) res.set(http::field::content_type, reply.content_type);
+    for (auto& [name, value] : reply.headers) res.set(name, value);
+    res.body() = std::move(reply.body);
+    res.prepare_payload();
+    return res;
+  }
+
+  beast::tcp_stream stream_;
+  ServerState& state_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  http::response<http::string_body> response_;
+  std::unique_ptr<std::array<char, 16384>> drain_;  // only while lingering: idle sessions stay small
 };
 
-void Send(httplib::Response& res, const ApiReply& reply) {
-  res.status = reply.status;
-  if (!reply.allow.empty()) res.set_header("Allow", reply.allow);
-  res.set_content(reply.body, reply.content_type.c_str());
+// Accepts connections on several pending accepts at once, so a burst of
+// new connections is taken up by every I/O thread rather than one.
+class Listener : public std::enable_shared_from_this<Listener> {
+ public:
+  Listener(asio::io_context& io, std::unique_ptr<tcp::acceptor> acceptor, ServerState& state)
+      : io_(io), acceptor_(std::move(acceptor)), state_(state) {}
+
+  void Start(int pending) {
+    for (int i = 0; i < pending; ++i) Accept();
+  }
+
+ private:
+  void Accept() {
+    acceptor_->async_accept(asio::make_strand(io_), beast::bind_front_handler(&Listener::OnAccept, shared_from_this()));
+  }
+
+  void OnAccept(beast::error_code ec, tcp::socket socket) {
+    if (ec == asio::error::operation_aborted) return;
+    if (ec) {
+      // Out of file descriptors or similar: pause instead of spinning; the
+      // kernel's backlog holds the connections meanwhile.
+      auto timer = std::make_shared<asio::steady_timer>(io_, std::chrono::milliseconds(50));
+      timer->async_wait([self = shared_from_this(), timer](beast::error_code) { self->Accept(); });
+      return;
+    }
+    beast::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    auto session = std::make_shared<Session>(std::move(socket), state_);
+    if (state_.connections > state_.max_connections) {
+      session->RefuseAtOnce(503, "too_many_connections",
+                            fmt::format("the server has {} connections open, its limit", state_.max_connections));
+    } else {
+      session->Start();
+    }
+    Accept();
+  }
+
+  asio::io_context& io_;
+  std::unique_ptr<tcp::acceptor> acceptor_;
+  ServerState& state_;
+};
+
+// As many file descriptors as the hard limit allows; returns the limit.
+std::size_t RaiseOpenFileLimit() {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return 1024;
+  if (lim.rlim_cur < lim.rlim_max) {
+    lim.rlim_cur = lim.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &lim);
+    getrlimit(RLIMIT_NOFILE, &lim);
+  }
+  return lim.rlim_cur;
 }
 
-ApiRequest ToApiRequest(const httplib::Request& req, std::string body = {}) {
-  ApiRequest r;
-  r.method = req.method;
-  r.path = req.path;
-  for (const auto& [k, v] : req.params) r.query.emplace_back(k, v);
-  r.content_type = req.get_header_value("Content-Type");
-  r.body = body.empty() ? req.body : std::move(body);
-  return r;
-}
-
-// Bodies are read through a content reader rather than by the library: it
-// would refuse an application/x-www-form-urlencoded body over 8 KiB with
-// 413 (curl -d sends that type), and parse it as a form. The body limit
-// (--max-body) still applies while reading; false when the read failed, and
-// then the library has set the status.
-bool ReadBody(const httplib::ContentReader& reader, std::string* body) {
-  return reader([&](const char* data, std::size_t n) {
-    body->append(data, n);
-    return true;
-  });
-}
-
-// The Streamable HTTP transport asks servers to refuse pages from other
-// sites (DNS rebinding): an Origin, when sent, must be this host or loopback.
-bool OriginAllowed(const httplib::Request& req) {
-  if (!req.has_header("Origin")) return true;
-  std::string origin = req.get_header_value("Origin");
-  std::string host = req.get_header_value("Host");
-  auto strip = [](std::string s) {
-    if (auto p = s.find("://"); p != std::string::npos) s = s.substr(p + 3);
-    if (s.rfind('[', 0) == 0) return s.substr(0, s.find(']') + 1);
-    return s.substr(0, s.find(':'));
-  };
-  std::string o = strip(origin);
-  return o == "localhost" || o == "127.0.0.1" || o == "[::1]" || o == strip(host);
-}
-
-void HandleMcp(const McpServer& mcp, const httplib::Request& req, httplib::Response& res, std::string_view body) {
-  if (!OriginAllowed(req)) {
-    Send(res, ErrorReply(403, "forbidden_origin", "Origin is not this server"));
-    return;
+Status Bind(asio::io_context& io, const ServeOptions& options, tcp::acceptor* acceptor, bool* loopback_only) {
+  beast::error_code ec;
+  tcp::resolver resolver(io);
+  auto endpoints = resolver.resolve(options.host, std::to_string(options.port), tcp::resolver::passive, ec);
+  if (ec || endpoints.empty()) {
+    return Status::IoError(fmt::format("cannot listen on {}:{}: {}", options.host, options.port,
+                                       ec ? ec.message() : "no such address"));
   }
-  if (req.method != "POST") {
-    // No server-initiated stream: every reply comes back on its POST.
-    ApiReply r = ErrorReply(405, "method_not_allowed", "this server answers MCP on POST only");
-    r.allow = "POST";
-    Send(res, r);
-    return;
-  }
-  std::string version = req.get_header_value("MCP-Protocol-Version");
-  if (!version.empty() && !IsSupportedMcpVersion(version)) {
-    Send(res, ErrorReply(400, "bad_request", fmt::format("MCP-Protocol-Version {} is not supported", version)));
-    return;
-  }
-  std::optional<std::string> reply = mcp.Handle(body);
-  if (!reply) {
-    res.status = 202;  // a notification or a reply: accepted, nothing to say
-    return;
-  }
-  res.status = 200;
-  res.set_content(*reply, "application/json");
+  tcp::endpoint endpoint = endpoints.begin()->endpoint();
+  acceptor->open(endpoint.protocol(), ec);
+  // SO_REUSEADDR, so a restart binds while old sockets linger; not
+  // SO_REUSEPORT, which would let a second server take half our connections.
+  if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor->bind(endpoint, ec);
+  if (!ec) acceptor->listen(4096, ec);  // the kernel caps it at net.core.somaxconn
+  if (ec) return Status::IoError(fmt::format("cannot listen on {}:{}: {}", options.host, options.port, ec.message()));
+  *loopback_only = endpoint.address().is_loopback();
+  return Status::Ok();
 }
 
 // Waits for SIGHUP, SIGINT and SIGTERM (blocked in every thread, so only
-// this one sees them) and acts outside any signal handler.
-void SignalLoop(EngineSlot& slot, httplib::Server& server, const sigset_t& set) {
+// this one sees them) and acts outside any signal handler. A reload runs
+// here, off the I/O threads, and requests keep being answered meanwhile.
+void SignalLoop(EngineSlot& slot, asio::io_context& io, const sigset_t& set) {
   for (;;) {
     int sig = 0;
     if (sigwait(&set, &sig) != 0) continue;
@@ -153,9 +301,13 @@ void SignalLoop(EngineSlot& slot, httplib::Server& server, const sigset_t& set) 
       }
       continue;
     }
-    server.stop();
+    io.stop();
     return;
   }
+}
+
+std::size_t OrCores(int n) {
+  return n > 0 ? static_cast<std::size_t>(n) : std::max(1u, std::thread::hardware_concurrency());
 }
 
 }  // namespace
@@ -168,99 +320,41 @@ Status RunHttpServer(EngineSlot& slot, const ServeOptions& options, const std::f
   sigaddset(&set, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread starts, so all inherit it
 
-  httplib::Server server;
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  // A worker holds a keep-alive connection for its whole life, so workers
-  // bound the connections served at once, not the CPU used (the cores do
-  // that); too few and the connections past them wait seconds.
-  const std::size_t workers =
-      options.threads > 0 ? static_cast<std::size_t>(options.threads) : std::max<std::size_t>(64, 16 * cores);
-  server.new_task_queue = [workers] { return new BoundedPool(workers, 4 * workers); };
-  server.set_payload_max_length(options.max_body_bytes);
-  // Replies go out in two writes (headers, body); without TCP_NODELAY the
-  // second waits for the client's delayed ACK, 40 ms a request.
-  server.set_tcp_nodelay(true);
-  // The library's default adds SO_REUSEPORT, which lets a second server bind
-  // a port already served and quietly take half its connections. Only
-  // SO_REUSEADDR, so a restart still binds while old sockets linger.
-  server.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-  });
-  server.set_keep_alive_max_count(100);  // then the connection makes way for waiting ones
-  server.set_read_timeout(30);
-  server.set_write_timeout(30);
-
-  McpServer mcp(slot);
-  auto api = [&slot](const httplib::Request& req, httplib::Response& res) { Send(res, HandleApi(slot, ToApiRequest(req))); };
-  auto api_with_body = [&slot](const httplib::Request& req, httplib::Response& res,
-                               const httplib::ContentReader& reader) {
-    std::string body;
-    if (!ReadBody(reader, &body)) return;
-    Send(res, HandleApi(slot, ToApiRequest(req, std::move(body))));
-  };
-  auto asset_or_api = [&slot](const httplib::Request& req, httplib::Response& res) {
-    if (const Asset* a = FindAsset(req.path)) {
-      res.set_content(std::string(a->body), std::string(a->content_type).c_str());
-      res.set_header("Cache-Control", "no-cache");
-      return;
-    }
-    Send(res, HandleApi(slot, ToApiRequest(req)));
-  };
-  auto mcp_post = [&mcp](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
-    std::string body;
-    if (!ReadBody(reader, &body)) return;
-    HandleMcp(mcp, req, res, body);
-  };
-  auto mcp_other = [&mcp](const httplib::Request& req, httplib::Response& res) { HandleMcp(mcp, req, res, req.body); };
-  server.Post("/mcp", mcp_post);
-  server.Get("/mcp", mcp_other);
-  server.Delete("/mcp", mcp_other);
-  server.Get(".*", asset_or_api);
-  server.Post(".*", api_with_body);
-  server.Put(".*", api_with_body);
-  server.Delete(".*", api);
-  server.Patch(".*", api_with_body);
-  // Errors the library answers itself (413 past the body limit, 400 for a
-  // malformed request line) still get a JSON body like every other error.
-  server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    if (res.status == 413) {
-      Send(res, ErrorReply(413, "payload_too_large", "the request body is over the server's limit (--max-body)"));
-    } else {
-      Send(res, ErrorReply(res.status, "bad_request", fmt::format("HTTP {}", res.status)));
-    }
-  });
-  server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-    std::string what = "unknown";
-    try {
-      std::rethrow_exception(ep);
-    } catch (const std::exception& e) {
-      what = e.what();
-    } catch (...) {
-    }
-    Send(res, ErrorReply(500, "internal", what));
-  });
-
-  int port = options.port;
-  if (port == 0) {
-    port = server.bind_to_any_port(options.host);
-  } else if (!server.bind_to_port(options.host, port)) {
-    port = -1;
-  }
-  if (port < 0) {
+  const std::size_t io_threads = OrCores(options.io_threads);
+  // Destroyed by hand below, before the state its connections point to.
+  auto io = std::make_unique<asio::io_context>(static_cast<int>(io_threads));
+  auto acceptor = std::make_unique<tcp::acceptor>(*io);
+  bool loopback_only = false;
+  if (Status st = Bind(*io, options, acceptor.get(), &loopback_only); !st.ok()) {
     pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
-    return Status::IoError(fmt::format("cannot listen on {}:{}", options.host, options.port));
+    return st;
   }
-  std::thread signals([&] { SignalLoop(slot, server, set); });
+  const int port = acceptor->local_endpoint().port();
+
+  // Each connection takes one descriptor; keep some for the knowledge base,
+  // logs and reloads.
+  const std::size_t fd_limit = RaiseOpenFileLimit();
+  const std::size_t fd_room = fd_limit > 256 ? fd_limit - 128 : fd_limit / 2;
+  const std::size_t max_connections =
+      options.max_connections > 0 ? static_cast<std::size_t>(options.max_connections) : std::min<std::size_t>(10000, fd_room);
+
+  HttpRouter router(slot, loopback_only);
+  asio::thread_pool engine_pool(OrCores(options.engine_threads));
+  ServerState state{router, engine_pool, options, max_connections};
+  std::make_shared<Listener>(*io, std::move(acceptor), state)->Start(static_cast<int>(2 * io_threads + 4));
+
+  std::thread signals([&] { SignalLoop(slot, *io, set); });
   on_listening(port);
-  server.listen_after_bind();
-  // listen returned: either a signal stopped it (the loop has returned) or
-  // it failed; wake the loop with SIGTERM to itself in the latter case.
-  if (signals.joinable()) {
-    pthread_kill(signals.native_handle(), SIGTERM);
-    signals.join();
-  }
+  std::vector<std::thread> threads;
+  for (std::size_t i = 1; i < io_threads; ++i) threads.emplace_back([&] { io->run(); });
+  io->run();
+  for (auto& t : threads) t.join();
+  signals.join();
+  // Requests the engine is answering finish; then the connections, which
+  // live in `io`'s pending handlers, go with it.
+  engine_pool.stop();
+  engine_pool.join();
+  io.reset();
   return Status::Ok();
 }
 
