@@ -3,14 +3,11 @@
 #include <numeric>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "render/render.h"
+#include "util/json_writer.h"
 
 namespace kedb {
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 const std::string& Pick(Lang lang, const std::string& zh, const std::string& en) {
   return lang == Lang::kZh && !zh.empty() ? zh : en;
@@ -36,44 +33,52 @@ std::string Shorten(std::string s, std::size_t max_bytes) {
   return s.substr(0, cut) + "…";
 }
 
-Json MatchJson(const Match& m, Lang lang) {
+// One match as JSON. Written straight to text rather than through a JSON
+// tree: see util/json_writer.h for why.
+void WriteMatch(util::JsonWriter& w, const Match& m, Lang lang) {
   const Record& r = *m.record;
-  Json j;
-  j["id"] = r.id;
-  j["score"] = std::round(m.score * 10000) / 10000;
-  j["confidence"] = std::round(m.confidence * 10000) / 10000;  // what abstention is decided on
-  j["kind"] = m.kind;
-  j["signature"] = Pick(lang, r.signature_zh, r.signature);
-  j["domain"] = r.domain;
-  j["line"] = m.line;
-  j["span"] = {m.begin, m.end};
-  Json caps = Json::object();
-  for (const auto& [k, v] : m.captures) caps[k] = v;
-  j["captures"] = std::move(caps);
-  j["root_cause"] = Pick(lang, r.root_cause_zh, r.root_cause);
-  j["resolvable"] = ResolvableName(r.resolvable);
-  j["fix_success_rate"] = r.fix_success_rate ? Json(*r.fix_success_rate) : Json(nullptr);
-  j["record_confidence"] = r.confidence ? Json(*r.confidence) : Json(nullptr);  // what its authors state
-  Json ws = Json::array();
-  for (std::size_t i : ByRate(r.workarounds, [](const Workaround& w) { return w.success_rate; })) {
-    ws.push_back({{"action", WorkaroundText(r, i, lang)}, {"success_rate", r.workarounds[i].success_rate}});
+  w.BeginObject();
+  w.Field("id", r.id);
+  w.Field("score", std::round(m.score * 10000) / 10000);
+  w.Field("confidence", std::round(m.confidence * 10000) / 10000);  // what abstention is decided on
+  w.Field("kind", m.kind);
+  w.Field("signature", Pick(lang, r.signature_zh, r.signature));
+  w.Field("domain", r.domain);
+  w.Field("line", uint64_t{m.line});
+  w.Key("span").BeginArray().UInt(m.begin).UInt(m.end).EndArray();
+  w.Key("captures").BeginObject();
+  for (std::size_t i = 0; i < m.captures.size(); ++i) {
+    const auto& [name, text] = m.captures[i];
+    bool repeated = false;  // a name given twice keeps its first place, as a JSON object would
+    for (std::size_t k = 0; k < i && !repeated; ++k) repeated = m.captures[k].first == name;
+    if (!repeated) w.Field(name, text);
   }
-  j["workarounds"] = std::move(ws);
-  Json ds = Json::array();
+  w.EndObject();
+  w.Field("root_cause", Pick(lang, r.root_cause_zh, r.root_cause));
+  w.Field("resolvable", ResolvableName(r.resolvable));
+  w.Key("fix_success_rate").OptionalDouble(r.fix_success_rate);
+  w.Key("record_confidence").OptionalDouble(r.confidence);  // what its authors state
+  w.Key("workarounds").BeginArray();
+  for (std::size_t i : ByRate(r.workarounds, [](const Workaround& wa) { return wa.success_rate; })) {
+    w.BeginObject().Field("action", WorkaroundText(r, i, lang));
+    w.Field("success_rate", r.workarounds[i].success_rate).EndObject();
+  }
+  w.EndArray();
+  w.Key("dead_ends").BeginArray();
   for (std::size_t i : ByRate(r.dead_ends, [](const DeadEnd& d) { return d.fail_rate; })) {
-    ds.push_back({{"action", r.dead_ends[i].action},
-                  {"why_fails", r.dead_ends[i].why_fails},
-                  {"fail_rate", r.dead_ends[i].fail_rate}});
+    const DeadEnd& d = r.dead_ends[i];
+    w.BeginObject().Field("action", d.action).Field("why_fails", d.why_fails).Field("fail_rate", d.fail_rate);
+    w.EndObject();
   }
-  j["dead_ends"] = std::move(ds);
-  Json why = Json::array();
+  w.EndArray();
+  w.Key("why").BeginArray();
   for (const auto& f : m.why) {
-    why.push_back({{"factor", f.name}, {"value", std::round(f.value * 10000) / 10000}, {"weight", f.weight},
-                   {"detail", f.detail}});
+    w.BeginObject().Field("factor", f.name).Field("value", std::round(f.value * 10000) / 10000);
+    w.Field("weight", f.weight).Field("detail", f.detail).EndObject();
   }
-  j["why"] = std::move(why);
-  if (!r.attribution.empty()) j["attribution"] = r.attribution;
-  return j;
+  w.EndArray();
+  if (!r.attribution.empty()) w.Field("attribution", r.attribution);
+  w.EndObject();
 }
 
 std::string MatchText(const Match& m, std::size_t rank, Lang lang) {
@@ -112,12 +117,11 @@ std::string RenderMatchText(const MatchResult& result, Lang lang) {
 }
 
 std::string RenderMatchJson(const MatchResult& result, Lang lang) {
-  Json j;
-  Json ms = Json::array();
-  for (const auto& m : result.matches) ms.push_back(MatchJson(m, lang));
-  j["matches"] = std::move(ms);
-  j["abstained"] = result.abstained;
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+  util::JsonWriter w;
+  w.BeginObject().Key("matches").BeginArray();
+  for (const auto& m : result.matches) WriteMatch(w, m, lang);
+  w.EndArray().Field("abstained", result.abstained).EndObject();
+  return w.Take() + "\n";
 }
 
 namespace {
@@ -155,22 +159,29 @@ std::string BlockText(const ErrorBlock& b, Lang lang) {
   return out + "\n";
 }
 
-Json BlockJson(const ErrorBlock& b, Lang lang) {
-  Json j;
-  j["kind"] = b.kind;
-  j["lines"] = {b.first_line, b.last_line};
-  j["decisive_line"] = b.decisive_line;
-  j["decisive"] = b.decisive;
-  j["frames"] = b.frames;
-  j["frame_count"] = b.frame_count;
-  j["count"] = b.count;
-  j["root"] = b.root;
-  j["caused_by"] = b.caused_by >= 0 ? Json(b.caused_by) : Json(nullptr);
-  Json ms = Json::array();
-  for (const auto& m : b.matches) ms.push_back(MatchJson(m, lang));
-  j["matches"] = std::move(ms);
-  j["abstained"] = b.matches.empty();
-  return j;
+void WriteBlock(util::JsonWriter& w, const ErrorBlock& b, Lang lang) {
+  w.BeginObject();
+  w.Field("kind", b.kind);
+  w.Key("lines").BeginArray().UInt(b.first_line).UInt(b.last_line).EndArray();
+  w.Field("decisive_line", uint64_t{b.decisive_line});
+  w.Field("decisive", b.decisive);
+  w.Key("frames").BeginArray();
+  for (const auto& f : b.frames) w.String(f);
+  w.EndArray();
+  w.Field("frame_count", uint64_t{b.frame_count});
+  w.Field("count", uint64_t{b.count});
+  w.Field("root", b.root);
+  w.Key("caused_by");
+  if (b.caused_by >= 0) {
+    w.Int(b.caused_by);
+  } else {
+    w.Null();
+  }
+  w.Key("matches").BeginArray();
+  for (const auto& m : b.matches) WriteMatch(w, m, lang);
+  w.EndArray();
+  w.Field("abstained", b.matches.empty());
+  w.EndObject();
 }
 
 }  // namespace
@@ -187,14 +198,17 @@ std::string RenderScanText(const ScanResult& result, Lang lang) {
 }
 
 std::string RenderScanJson(const ScanResult& result, Lang lang) {
-  Json blocks = Json::array();
-  for (const auto& b : result.blocks) blocks.push_back(BlockJson(b, lang));
+  util::JsonWriter w;
+  w.BeginObject().Key("blocks").BeginArray();
+  for (const auto& b : result.blocks) WriteBlock(w, b, lang);
+  w.EndArray();
   const ScanSummary& s = result.summary;
-  Json summary{{"lines", s.lines},   {"bytes", s.bytes},
-               {"blocks", s.blocks}, {"known", s.known},
-               {"truncated_lines", s.truncated_lines}, {"dropped_blocks", s.dropped_blocks}};
-  Json j{{"blocks", std::move(blocks)}, {"summary", std::move(summary)}};
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+  w.Key("summary").BeginObject();
+  w.Field("lines", uint64_t{s.lines}).Field("bytes", uint64_t{s.bytes});
+  w.Field("blocks", uint64_t{s.blocks}).Field("known", uint64_t{s.known});
+  w.Field("truncated_lines", uint64_t{s.truncated_lines}).Field("dropped_blocks", uint64_t{s.dropped_blocks});
+  w.EndObject().EndObject();
+  return w.Take() + "\n";
 }
 
 }  // namespace kedb

@@ -97,6 +97,7 @@ bool IsText(const std::string& content_type) { return content_type.rfind("text/p
 ApiReply MatchOrScan(const Engine& engine, const ApiRequest& req, bool scan) {
   const char* field = scan ? "log" : "text";
   MatchQuery q;
+  q.want_text = false;  // the API answers in JSON only
   if (IsText(req.content_type)) {
     Params p(req);
     q.text = req.body;
@@ -114,7 +115,8 @@ ApiReply MatchOrScan(const Engine& engine, const ApiRequest& req, bool scan) {
       return ErrorReply(400, "bad_request",
                         fmt::format("request body: line {}, column {}: {}", lc.line, lc.column, err->message));
     }
-    if (auto err = CheckAgainstSchema(body, BodySchema(scan))) {
+    static const Json kMatchSchema = BodySchema(false), kScanSchema = BodySchema(true);  // built once
+    if (auto err = CheckAgainstSchema(body, scan ? kScanSchema : kMatchSchema)) {
       return ErrorReply(400, "bad_request", "request body: " + *err);
     }
     q.text = body[field].get<std::string>();

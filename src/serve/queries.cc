@@ -66,7 +66,8 @@ Answer MatchText(const Engine& engine, const MatchQuery& q) {
   Answer error;
   if (!Options(q, &options, &error)) return error;
   MatchResult result = engine.Match(q.text, options);
-  return Ok(RenderMatchJson(result, q.lang), RenderMatchText(result, q.lang), !result.matches.empty());
+  return Ok(RenderMatchJson(result, q.lang), q.want_text ? RenderMatchText(result, q.lang) : "",
+            !result.matches.empty());
 }
 
 Answer ScanLog(const Engine& engine, const MatchQuery& q) {
@@ -79,7 +80,8 @@ Answer ScanLog(const Engine& engine, const MatchQuery& q) {
   ScanResult result;
   Status st = engine.Scan(in, options, &result);
   if (!st.ok()) return Answer::Error(Answer::Kind::kInvalid, st.message());
-  return Ok(RenderScanJson(result, q.lang), RenderScanText(result, q.lang), result.summary.known > 0);
+  return Ok(RenderScanJson(result, q.lang), q.want_text ? RenderScanText(result, q.lang) : "",
+            result.summary.known > 0);
 }
 
 Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, const MatchQuery& q) {

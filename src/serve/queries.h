@@ -33,6 +33,9 @@ inline constexpr std::size_t kScanTop = 3;
 
 struct MatchQuery {
   std::string text;
+  // Whether Answer::text is rendered too; a front end that sends only JSON
+  // skips it (it costs as much as the match itself).
+  bool want_text = true;
   std::size_t top = kMatchTop;
   std::string env;  // "torch=2.2,os=linux"
   Lang lang = Lang::kEn;
