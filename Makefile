@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 KEDB = ./$(BUILD)/kedb
 
-.PHONY: all build test demo serve bench setup clean
+.PHONY: all build test test-asan fuzz demo serve bench setup clean
 
 all: build
 
@@ -23,6 +23,22 @@ build: $(BUILD)/build.ninja
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The whole suite again, built with AddressSanitizer and
+# UndefinedBehaviorSanitizer in its own folder; any report fails the test.
+# A smaller quarantine (freed memory held back to catch use after free)
+# keeps the memory tests' bounds meaningful.
+ASAN_BUILD ?= build-asan
+test-asan:
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEDB_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:quarantine_size_mb=32 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+# Every libFuzzer target for FUZZ_SECONDS each (clang-15; fuzz/run.sh).
+FUZZ_SECONDS ?= 60
+fuzz:
+	bash fuzz/run.sh $(FUZZ_SECONDS)
 
 # The main job: find the known errors in real-looking logs: a 3,000-line
 # training run, a failed install, a pytest run and a multi-GPU job.

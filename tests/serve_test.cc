@@ -178,7 +178,8 @@ TEST(ApiTest, SearchDomainsStatsAndHealth) {
   EXPECT_EQ(Body(r)["hits"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
   EXPECT_LE(Body(r)["hits"].size(), 3u);
   r = Call("GET", "/v1/search", "", {{"q", "timeout"}, {"domain", "nccl"}});
-  for (const auto& h : Body(r)["hits"]) EXPECT_EQ(h["domain"], "nccl");
+  json nccl = Body(r);  // named: a range-for over Body(r)["hits"] would outlive the temporary
+  for (const auto& h : nccl["hits"]) EXPECT_EQ(h["domain"], "nccl");
   EXPECT_EQ(Call("GET", "/v1/search").status, 400);
   EXPECT_EQ(Call("GET", "/v1/search", "", {{"q", "x"}, {"limit", "ten"}}).status, 400);
 

@@ -28,7 +28,10 @@ std::string ErrorMessage(const Json& id, const RpcError& e) {
 }
 
 Json Initialize(const Json& params) {
-  std::string asked = params.is_object() ? params.value("protocolVersion", "") : "";
+  // value() throws when the field is there but not a string: check first.
+  const bool has_version = params.is_object() && params.contains("protocolVersion") &&
+                           params["protocolVersion"].is_string();
+  std::string asked = has_version ? params["protocolVersion"].get<std::string>() : "";
   return Json{{"protocolVersion", IsSupportedMcpVersion(asked) ? asked : kMcpLatestVersion},
               {"capabilities", {{"tools", {{"listChanged", false}}}, {"resources", {{"listChanged", false}}}}},
               {"serverInfo", {{"name", "kedb"}, {"title", "kedb known-error database"}, {"version", "0.1.0"}}},
@@ -103,7 +106,9 @@ std::optional<std::string> McpServer::Handle(std::string_view message) const {
   if (msg.is_array()) {
     return ErrorMessage(nullptr, {-32600, "JSON-RPC batches are not supported; send one message at a time"});
   }
-  if (!msg.is_object() || msg.value("jsonrpc", "") != "2.0") {
+  // Not msg.value("jsonrpc", ""): it throws on a non-string ("jsonrpc":2),
+  // and nothing above catches it (`kedb mcp` would end).
+  if (!msg.is_object() || !msg.contains("jsonrpc") || msg["jsonrpc"] != "2.0") {
     return ErrorMessage(nullptr, {-32600, "invalid request: expected a JSON-RPC 2.0 object"});
   }
   const bool has_id = msg.contains("id");

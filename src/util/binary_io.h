@@ -57,7 +57,9 @@ class BinaryReader {
     uint64_t n;
     if (!U64(&n) || n > b_.size() / sizeof(uint32_t)) return false;
     v->resize(n);
-    std::memcpy(v->data(), b_.data(), n * sizeof(uint32_t));
+    // An empty vector's data() may be null, and memcpy from or to null is
+    // undefined even for 0 bytes (UBSan stops on it).
+    if (n > 0) std::memcpy(v->data(), b_.data(), n * sizeof(uint32_t));
     b_.remove_prefix(n * sizeof(uint32_t));
     return true;
   }

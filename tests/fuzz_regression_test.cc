@@ -1,0 +1,76 @@
+// Inputs the fuzz targets in fuzz/ found to break kedb, kept as tests of the
+// behaviour they broke. Each names the target that found it.
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "serve/engine_slot.h"
+#include "serve/mcp.h"
+#include "serve/mcp_stdio.h"
+#include "util/binary_io.h"
+
+namespace kedb {
+namespace {
+
+using nlohmann::json;
+
+// None of these messages reaches the engine: a slot that never loaded will do.
+serve::EngineSlot& UnloadedSlot() {
+  static serve::EngineSlot slot("/nonexistent-kb", "");
+  return slot;
+}
+
+// mcp_handler: "jsonrpc" holding a number made Handle throw nlohmann's
+// type_error (value() with a string default), which ended `kedb mcp`.
+TEST(FuzzRegression, McpJsonrpcOfTheWrongTypeIsAnInvalidRequest) {
+  const serve::McpServer server(UnloadedSlot());
+  const std::string crash =
+      R"({"jsonrpc":4,"method":"tools/call","params":{"name":"batch_lookup","arguments":{"error_messages":)"
+      R"(["CUDA_HOME enviobjectt variable is not set","cuDNN error: CUDNN_STATUS_NOT_INITIALImetENITIALImetEhodZED"]}}})";
+  std::optional<std::string> reply;
+  ASSERT_NO_THROW(reply = server.Handle(crash));
+  ASSERT_TRUE(reply.has_value());
+  json r = json::parse(*reply);
+  EXPECT_EQ(r["jsonrpc"], "2.0");
+  EXPECT_EQ(r["error"]["code"], -32600);
+
+  // Over stdio the next message is still answered.
+  std::istringstream in(crash + "\n" + R"({"jsonrpc":"2.0","id":1,"method":"ping"})" + "\n");
+  std::ostringstream out;
+  ASSERT_NO_THROW(serve::RunMcpStdio(server, in, out));
+  std::istringstream lines(out.str());
+  std::string first, second;
+  ASSERT_TRUE(std::getline(lines, first) && std::getline(lines, second));
+  EXPECT_EQ(json::parse(second)["id"], 1);
+  EXPECT_TRUE(json::parse(second).contains("result"));
+}
+
+// mcp_handler, the same mistake one call further: initialize with a
+// protocolVersion that is not a string.
+TEST(FuzzRegression, McpInitializeWithANumericVersionGetsTheLatest) {
+  const serve::McpServer server(UnloadedSlot());
+  std::optional<std::string> reply;
+  ASSERT_NO_THROW(reply = server.Handle(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2025}})"));
+  ASSERT_TRUE(reply.has_value());
+  EXPECT_EQ(json::parse(*reply)["result"]["protocolVersion"], serve::kMcpLatestVersion);
+}
+
+// mcp_handler at start-up (reading the search index cache): an empty u32
+// array was read with memcpy to an empty vector's null data(), undefined
+// even for 0 bytes. Only a sanitizer build (KEDB_SANITIZE) sees it fail.
+TEST(FuzzRegression, BinaryReaderReadsAnEmptyU32Array) {
+  util::BinaryWriter w;
+  w.U32s({});
+  util::BinaryReader r(w.str());
+  std::vector<uint32_t> v{7};
+  ASSERT_TRUE(r.U32s(&v));
+  EXPECT_TRUE(v.empty());
+  EXPECT_TRUE(r.done());
+}
+
+}  // namespace
+}  // namespace kedb
