@@ -10,7 +10,9 @@
 
 #include "serve/engine_slot.h"
 #include "serve/mcp.h"
+#include "serve/json_schema.h"
 #include "serve/mcp_stdio.h"
+#include "serve/mcp_tools.h"
 #include "util/binary_io.h"
 
 namespace kedb {
@@ -57,6 +59,25 @@ TEST(FuzzRegression, McpInitializeWithANumericVersionGetsTheLatest) {
   ASSERT_NO_THROW(reply = server.Handle(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2025}})"));
   ASSERT_TRUE(reply.has_value());
   EXPECT_EQ(json::parse(*reply)["result"]["protocolVersion"], serve::kMcpLatestVersion);
+}
+
+// mcp_handler: a float argument beyond long long's range, checked against
+// an "integer" schema, was cast to long long (undefined behaviour). It is
+// refused as not an integer. Only a sanitizer build sees the old code fail.
+TEST(FuzzRegression, SchemaRefusesAnIntegerBeyondLongLong) {
+  const json crash = json::parse(
+      R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"search_errors","arguments":)"
+      R"({"query":"量归一化 etsilo~","domain":"cuda","limit":33333333333333333333331}}})");
+  const Json args = Json::parse(crash["params"]["arguments"].dump());
+  const Json* schema = serve::ToolSchema("search_errors");
+  ASSERT_NE(schema, nullptr);
+  auto error = serve::CheckAgainstSchema(args, *schema);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find("\"limit\": must be an integer"), std::string::npos) << *error;
+  // Integral doubles in range still count as integers.
+  Json three = args;
+  three["limit"] = 3.0;
+  EXPECT_FALSE(serve::CheckAgainstSchema(three, *schema).has_value());
 }
 
 // mcp_handler at start-up (reading the search index cache): an empty u32

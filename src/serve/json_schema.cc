@@ -1,5 +1,7 @@
 #include "serve/json_schema.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace kedb::serve {
@@ -15,7 +17,11 @@ bool HasType(const Json& value, const std::string& type) {
   if (type == "integer") {
     if (value.is_number_integer()) return true;
     // 3.0 is an integer to JSON Schema, though nlohmann keeps it a double.
-    return value.is_number_float() && value.get<double>() == static_cast<double>(static_cast<long long>(value.get<double>()));
+    // Only doubles within long long's range count: casting one beyond it is
+    // undefined behaviour, and a request may well send 3.3e22.
+    if (!value.is_number_float()) return false;
+    const double d = value.get<double>();
+    return d >= -0x1p63 && d < 0x1p63 && d == std::trunc(d);
   }
   return false;
 }
