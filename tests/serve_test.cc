@@ -283,6 +283,28 @@ TEST(RouterTest, TargetsAreDecodedAndTheirShapeChecked) {
   EXPECT_EQ(mcp_get.status, 405);
 }
 
+TEST(RouterTest, OnlySmallBoundedRequestsAreAnsweredOnTheReadingThread) {
+  auto request = [](std::string method, std::string target, std::size_t body_bytes) {
+    serve::HttpRequest r;
+    r.method = std::move(method);
+    r.target = std::move(target);
+    r.body.assign(body_bytes, 'x');
+    return r;
+  };
+  EXPECT_TRUE(serve::HttpRouter::IsQuick(request("POST", "/v1/match", 200)));
+  EXPECT_TRUE(serve::HttpRouter::IsQuick(request("GET", "/v1/search?q=cudnn", 0)));
+  EXPECT_TRUE(serve::HttpRouter::IsQuick(request("GET", "/v1/errors/cuda/oom/chain", 0)));
+  EXPECT_TRUE(serve::HttpRouter::IsQuick(request("GET", "/healthz", 0)));
+  EXPECT_TRUE(serve::HttpRouter::IsQuick(request("GET", "/", 0)));
+  // A scan, a list that grows with the knowledge base, MCP tool calls (which
+  // may scan) and any large body go to the engine pool.
+  EXPECT_FALSE(serve::HttpRouter::IsQuick(request("POST", "/v1/scan", 200)));
+  EXPECT_FALSE(serve::HttpRouter::IsQuick(request("GET", "/v1/domains/cuda/errors", 0)));
+  EXPECT_FALSE(serve::HttpRouter::IsQuick(request("POST", "/mcp", 200)));
+  EXPECT_FALSE(serve::HttpRouter::IsQuick(request("POST", "/v1/match", serve::HttpRouter::kQuickBodyBytes + 1)));
+  EXPECT_FALSE(serve::HttpRouter::IsQuick(request("POST", "/v1/matchx", 10)));
+}
+
 TEST(JsonSchemaTest, NamesTheFieldThatBreaksTheSchema) {
   json schema = json::parse(R"({"type":"object","required":["a"],"additionalProperties":false,
     "properties":{"a":{"type":"string","minLength":1},"n":{"type":"integer","minimum":1,"maximum":5},

@@ -272,6 +272,30 @@ TEST(ServeWireTest, KeepAliveServesManyRequestsOnOneConnection) {
   ::close(fd);
 }
 
+TEST(ServeWireTest, ALongScanDoesNotHoldUpASmallMatch) {
+  // One engine thread: before small requests were answered on the thread
+  // that read them, this match queued behind the scan.
+  LiveServer server({"--threads", "1", "--max-body", "256"});
+  ASSERT_GT(server.port(), 0);
+  std::string log;
+  while (log.size() < (48u << 20)) {
+    log += "2026-03-14T10:01:45.6306223Z RuntimeError: CUDA error: an illegal memory access was encountered\n"
+           "2026-03-14T10:01:45.6306224Z step 1234 loss 0.25 lr 0.001 elapsed 12.5s\n";
+  }
+  int scan = Connect(server.port(), 120s);
+  ASSERT_GE(scan, 0);
+  ASSERT_TRUE(SendAll(scan, fmt::format("POST /v1/scan HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+                                        "Content-Length: {}\r\n\r\n{}",
+                                        log.size(), log)));
+  std::this_thread::sleep_for(100ms);  // the body is read; the scan is under way
+  std::string match = Request(server.port(), MatchRequest());
+  EXPECT_EQ(StatusOf(match), 200) << match;
+  pollfd p{scan, POLLIN, 0};
+  EXPECT_EQ(::poll(&p, 1, 0), 0) << "the match was answered only after the scan (or the scan was too short to tell)";
+  EXPECT_EQ(StatusOf(ReadReply(scan)), 200);
+  ::close(scan);
+}
+
 TEST(ServeWireTest, AMalformedRequestGets400AndHeadersPastTheLimitGet431) {
   LiveServer server({});
   ASSERT_GT(server.port(), 0);

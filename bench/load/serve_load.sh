@@ -19,18 +19,23 @@ CORPUS=${KEDB_CORPUS:-../shared/corpora/deadends/canons}
 command -v wrk >/dev/null || { echo "serve_load: wrk is not installed (apt-get install wrk)"; exit 1; }
 ulimit -n "$(ulimit -Hn)"  # wrk needs a descriptor per connection
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+cpu_ticks() {  # PID...: user and system ticks summed
+  local p
+  for p; do cat "/proc/$p/stat"; done | awk '{ sum += $14 + $15 } END { print sum }'
+}
 rss_mib() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
 
-measure() {  # NAME PID URL CONNECTIONS SECONDS
-  local name=$1 pid=$2 url=$3 c=$4 secs=$5 result t0 c0 rss0 t1 c1 hz
-  wrk -t2 -c"$c" -d2s -s bench/load/match.lua "$url/v1/match" >/dev/null  # warm up
-  t0=$(date +%s.%N); c0=$(cpu_ticks "$pid"); rss0=$(rss_mib "$pid")
-  result=$(wrk -t2 -c"$c" -d"${secs}s" --timeout 10s --latency -s bench/load/match.lua "$url/v1/match" | grep kedb-load)
-  t1=$(date +%s.%N); c1=$(cpu_ticks "$pid"); hz=$(getconf CLK_TCK)
+measure() {  # NAME "PID..." URL CONNECTIONS SECONDS [PATH]
+  local name=$1 pid=$2 url=$3 c=$4 secs=$5 path=${6:-/v1/match} result t0 c0 rss0 t1 c1 hz
+  wrk -t2 -c"$c" -d2s -s bench/load/match.lua "$url$path" >/dev/null  # warm up
+  # shellcheck disable=SC2086  # several pids for nginx's workers
+  t0=$(date +%s.%N); c0=$(cpu_ticks $pid); rss0=$(rss_mib "${pid%% *}")
+  result=$(wrk -t2 -c"$c" -d"${secs}s" --timeout 10s --latency -s bench/load/match.lua "$url$path" | grep kedb-load)
+  # shellcheck disable=SC2086
+  t1=$(date +%s.%N); c1=$(cpu_ticks $pid); hz=$(getconf CLK_TCK)
   printf '%-8s c=%-5s %s server_cores=%.2f rss_mib=%s->%s\n' "$name" "$c" "${result#kedb-load: }" \
     "$(awk -v c="$((c1 - c0))" -v hz="$hz" -v a="$t0" -v b="$t1" 'BEGIN {print c / hz / (b - a)}')" "$rss0" \
-    "$(rss_mib "$pid")"
+    "$(rss_mib "${pid%% *}")"
 }
 
 soak() {  # PID URL CONNECTIONS
@@ -62,6 +67,36 @@ run() {  # NAME KB MESSAGE
   rm -f "$out"
 }
 
+# nginx serving the bundled answer as a file, fetched with GET.
+baseline() {
+  local dir url port pids
+  dir=$(mktemp -d)
+  chmod 755 "$dir"  # nginx's workers run as an unprivileged user
+  $KEDB match --json --top 3 "$1" > "$dir/answer.json" || true
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  cat > "$dir/nginx.conf" <<CONF
+worker_processes $(nproc);
+pid $dir/nginx.pid;
+error_log $dir/error.log;
+events { worker_connections 8192; }
+http {
+  access_log off;
+  client_body_temp_path $dir/body;
+  server { listen 127.0.0.1:$port; location / { root $dir; default_type application/json; } }
+}
+CONF
+  nginx -c "$dir/nginx.conf" -p "$dir" 2>/dev/null || { echo "nginx: did not start"; rm -rf "$dir"; return; }
+  sleep 0.5
+  pids=$(pgrep -d ' ' -P "$(cat "$dir/nginx.pid")")
+  url="http://127.0.0.1:$port"
+  for c in $CONNECTIONS; do
+    KEDB_METHOD=GET measure nginx "$pids" "$url" "$c" "$SECONDS_PER_RUN" /answer.json
+  done
+  nginx -c "$dir/nginx.conf" -p "$dir" -s stop 2>/dev/null
+  sleep 0.5
+  rm -rf "$dir"
+}
+
 echo "wrk: 2 threads, ${SECONDS_PER_RUN} s per run, $(nproc) cores shared by wrk and the server"
 # Each knowledge base gets a message it knows, so every request goes through
 # the patterns, the ranking and rendering a full answer.
@@ -69,3 +104,7 @@ run bundled kb "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting b
 if [ -d "$CORPUS" ]; then
   run corpus "$CORPUS" "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
 else echo "corpus: skipped ($CORPUS is absent)"; fi
+if command -v nginx >/dev/null; then
+  echo "baseline: nginx serving the same answer as a static file (no work per request)"
+  baseline "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0"
+else echo "baseline: skipped (nginx is not installed)"; fi

@@ -129,6 +129,16 @@ HttpReply HttpRouter::RouteChecked(const HttpRequest& request) const {
   return FromApi(HandleApi(slot_, api));
 }
 
+bool HttpRouter::IsQuick(const HttpRequest& request) {
+  if (request.body.size() > kQuickBodyBytes) return false;
+  std::string_view path = request.target;
+  path = path.substr(0, path.find('?'));
+  // Record lookups and their chains are one record's worth of work; the
+  // lists under /v1/domains grow with the knowledge base, so they are not.
+  return path == "/healthz" || path == "/v1/match" || path == "/v1/search" || path.starts_with("/v1/errors/") ||
+         (request.method == "GET" && FindAsset(path) != nullptr);
+}
+
 HttpReply HttpRouter::RouteMcp(const HttpRequest& request) const {
   if (request.method != "POST") {
     // No server-initiated stream: every reply comes back on its POST.

@@ -30,6 +30,8 @@ using tcp = asio::ip::tcp;
 using Seconds = std::chrono::seconds;
 
 constexpr std::size_t kHeaderLimit = 64u << 10;
+// A connection may keep a read buffer this large between requests.
+constexpr std::size_t kSmallBody = 64u << 10;
 // After a refusal the rest of the request is read and dropped for at most
 // this long, so the client sees the reply instead of a reset.
 constexpr Seconds kLingerTime{2};
@@ -44,8 +46,9 @@ struct ServerState {
   std::atomic<std::size_t> connections{0};
 };
 
-// One connection: read a request, hand it to the engine pool, write the
-// reply, and again while the client keeps the connection alive. All its
+// One connection: read a request, answer it here when it is quick or hand
+// it to the engine pool, write the reply, and again while the client keeps
+// the connection alive. All its
 // handlers run on its own strand, so it needs no lock.
 class Session : public std::enable_shared_from_this<Session> {
  public:
@@ -86,8 +89,10 @@ class Session : public std::enable_shared_from_this<Session> {
   void ReadBody() {
     // The buffer grows by at most its spare capacity a read; reserving up
     // front makes a large body a few big reads rather than many small ones.
+    // Small bodies keep the buffer they have: allocating and freeing 64 KiB
+    // a request made malloc grow and trim the heap on every one.
     std::size_t expected = parser_->content_length().value_or(0);
-    buffer_.reserve(std::min<std::size_t>(std::max<std::size_t>(expected, 64u << 10), 1u << 20));
+    if (expected > kSmallBody) buffer_.reserve(std::min<std::size_t>(expected, 1u << 20));
     stream_.expires_after(Seconds(state_.options.body_timeout_seconds));
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Session::OnBody, shared_from_this()));
   }
@@ -119,7 +124,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void Dispatch() {
     http::request<http::string_body> req = parser_->release();
     parser_.reset();
-    if (buffer_.size() == 0) buffer_.shrink_to_fit();  // an idle connection keeps no large buffer
+    // An idle connection keeps no large buffer.
+    if (buffer_.size() == 0 && buffer_.capacity() > kSmallBody) buffer_.shrink_to_fit();
     HttpRequest request;
     request.method = std::string(req.method_string());
     request.target = std::string(req.target());
@@ -132,6 +138,9 @@ class Session : public std::enable_shared_from_this<Session> {
     const unsigned version = req.version();
     // The engine's time is not the client's: no deadline until the write.
     stream_.expires_never();
+    if (HttpRouter::IsQuick(request)) {
+      return Write(state_.router.Route(request), keep_alive, head, version);
+    }
     asio::post(state_.engine_pool, [self = shared_from_this(), request = std::move(request), keep_alive, head,
                                     version]() mutable {
       HttpReply reply = self->state_.router.Route(request);

@@ -4,8 +4,10 @@
 // The server is event-driven (Boost.Beast on Asio): a connection costs a
 // few kilobytes while it waits, never a thread, so thousands of idle or
 // slow clients do not keep anyone else waiting. A few I/O threads read and
-// write; the engine work runs on a separate fixed pool, so a long scan does
-// not stall reading other requests. What a connection may take is bounded:
+// write and answer the requests that are certain to be quick (a small
+// match, a lookup; HttpRouter::IsQuick); other engine work runs on a
+// separate fixed pool, so a long scan does not stall reading other
+// requests. What a connection may take is bounded:
 // its request headers must arrive within the header deadline and its body
 // within the body deadline (totals, not per-read idle timers), the body is
 // refused with 413 as soon as it passes the limit, chunked or not, and
