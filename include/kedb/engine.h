@@ -59,7 +59,7 @@ class Engine {
   // A whole log read from `in`: lines are cleaned (logs/preprocess.h), cut
   // into error blocks (logs/blocks.h) and matched in one pass; blocks where
   // no pattern fires get fuzzy candidates from their decisive line. Blocks
-  // come root error first (see match/root_order.h). Memory grows with the
+  // come root error first (see engine/root_order.h). Memory grows with the
   // number of distinct errors, not with the log (at most 10,000 blocks are
   // kept; repeats are counted). Fails only when reading fails.
   Status Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const;

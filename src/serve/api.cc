@@ -5,9 +5,13 @@
 #include <fmt/format.h>
 
 #include "serve/json_schema.h"
-#include "serve/queries.h"
+#include "app/queries.h"
 
 namespace kedb::serve {
+// The questions themselves are the query layer's; this file maps wire
+// arguments onto them.
+using namespace app;  // NOLINT(google-build-using-namespace)
+
 namespace {
 
 constexpr std::size_t kMaxTop = 100;

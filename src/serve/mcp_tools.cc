@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
-#include "serve/queries.h"
+#include "app/queries.h"
 
 namespace kedb::serve {
+// The questions themselves are the query layer's; this file maps wire
+// arguments onto them.
+using namespace app;  // NOLINT(google-build-using-namespace)
+
 namespace {
 
 Json LangSchema() {

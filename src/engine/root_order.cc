@@ -1,4 +1,4 @@
-#include "match/root_order.h"
+#include "engine/root_order.h"
 
 #include <algorithm>
 #include <queue>

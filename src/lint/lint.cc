@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "kb/lint_rules.h"
+#include "lint/lint_rules.h"
 #include "kb/locate.h"
 
 namespace kedb {

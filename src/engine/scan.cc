@@ -13,9 +13,9 @@
 #include "logs/line_kinds.h"
 #include "logs/preprocess.h"
 #include "logs/triggers.h"
-#include "match/block_placement.h"
-#include "match/candidate.h"
-#include "match/root_order.h"
+#include "engine/block_placement.h"
+#include "engine/candidate.h"
+#include "engine/root_order.h"
 
 namespace kedb {
 namespace {

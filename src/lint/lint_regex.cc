@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "kb/lint_rules.h"
+#include "lint/lint_rules.h"
 #include "kb/locate.h"
 #include "logs/triggers.h"
 #include "regex/pcre2_regex.h"

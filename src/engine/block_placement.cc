@@ -1,4 +1,4 @@
-#include "match/block_placement.h"
+#include "engine/block_placement.h"
 
 #include <algorithm>
 

@@ -11,7 +11,7 @@
 #include "kedb/engine.h"
 #include "render/render.h"
 
-namespace kedb::serve {
+namespace kedb::app {
 
 // What a query produced: JSON for programs and text for people (both
 // rendered), or why it could not be answered.
@@ -68,4 +68,4 @@ Answer Stats(const Engine& engine, const std::string& domain);  // "" for the wh
 // not-found message that helps; at most `limit`.
 std::vector<std::string> SimilarIds(const Engine& engine, const std::string& id, std::size_t limit);
 
-}  // namespace kedb::serve
+}  // namespace kedb::app

@@ -1,4 +1,4 @@
-#include "match/candidate.h"
+#include "engine/candidate.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "serve/queries.h"
+#include "app/queries.h"
 
 #include <algorithm>
 #include <streambuf>
@@ -9,7 +9,7 @@
 #include "kb/stats.h"
 #include "kedb/graph.h"
 
-namespace kedb::serve {
+namespace kedb::app {
 namespace {
 
 // An istream over text already in memory, without copying it.
@@ -173,4 +173,4 @@ std::vector<std::string> SimilarIds(const Engine& engine, const std::string& id,
   return out;
 }
 
-}  // namespace kedb::serve
+}  // namespace kedb::app

@@ -12,7 +12,7 @@
 #include "logs/line_chunker.h"
 #include "logs/line_kinds.h"
 #include "logs/preprocess.h"
-#include "match/candidate.h"
+#include "engine/candidate.h"
 #include "match/pattern_set.h"
 #include "match/rank.h"
 #include "match/similarity.h"
