@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "record/json_text.h"
+#include "record/record_write.h"
 
 namespace kedb {
 namespace {
@@ -62,13 +63,28 @@ const char* ResolvableName(Resolvable r) {
   return "unknown";
 }
 
+// The canonical file layout: 2-space indent, UTF-8 left unescaped, final
+// newline. Invalid UTF-8 (possible only in a record built in code: the
+// parser refuses it) is replaced rather than thrown on, since callers are
+// writing a file or answering a request.
+namespace {
+std::string DumpRecordFile(const Json& doc) {
+  return doc.dump(2, ' ', /*ensure_ascii=*/false, Json::error_handler_t::replace) + "\n";
+}
+}  // namespace
+
 std::string FormatRecordFile(const Record& record) {
+  // Built in code: the typed fields are all there is.
+  if (record.json.empty()) return DumpRecordFile(RecordToJson(record));
+  // Loaded: written from its own JSON value, which also holds what the typed
+  // view drops (x_ extensions, unknown fields, the author's key order).
+  // Text already in the canonical layout comes back byte for byte.
   Json doc;
   if (ParseJson(record.json, JsonLimits{}, &doc)) {
     // The text was produced or checked by the loader; it always parses.
     return record.json;
   }
-  return doc.dump(2, ' ', /*ensure_ascii=*/false) + "\n";
+  return DumpRecordFile(doc);
 }
 
 std::string RecordRelativePath(std::string_view id) { return std::string(id) + ".json"; }
