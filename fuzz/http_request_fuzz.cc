@@ -20,6 +20,7 @@
 
 #include "bundled_slot.h"
 #include "fuzz_check.h"
+#include "serve/beast_request.h"
 #include "serve/http_router.h"
 
 namespace {
@@ -55,17 +56,6 @@ void CheckReply(const kedb::serve::HttpReply& reply) {
   }
 }
 
-kedb::serve::HttpRequest FromBeast(http::request<http::string_body>&& req) {
-  kedb::serve::HttpRequest request;
-  request.method = std::string(req.method_string());
-  request.target = std::string(req.target());
-  request.host = std::string(req[http::field::host]);
-  request.origin = std::string(req[http::field::origin]);
-  request.content_type = std::string(req[http::field::content_type]);
-  request.mcp_protocol_version = std::string(req["MCP-Protocol-Version"]);
-  request.body = std::move(req.body());
-  return request;
-}
 
 }  // namespace
 
@@ -89,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (ec || took == 0) break;  // an error, or the rest is not a whole request yet
     }
     if (!parser.is_done()) return 0;
-    CheckReply(router.Route(FromBeast(parser.release())));
+    CheckReply(router.Route(kedb::serve::FromBeast(parser.release())));
   }
   return 0;
 }

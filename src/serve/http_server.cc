@@ -18,6 +18,7 @@
 #include <boost/beast/http.hpp>
 #include <fmt/format.h>
 
+#include "serve/beast_request.h"
 #include "serve/http_router.h"
 
 namespace kedb::serve {
@@ -126,16 +127,9 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_.reset();
     // An idle connection keeps no large buffer.
     if (buffer_.size() == 0 && buffer_.capacity() > kSmallBody) buffer_.shrink_to_fit();
-    HttpRequest request;
-    request.method = std::string(req.method_string());
-    request.target = std::string(req.target());
-    request.host = std::string(req[http::field::host]);
-    request.origin = std::string(req[http::field::origin]);
-    request.content_type = std::string(req[http::field::content_type]);
-    request.mcp_protocol_version = std::string(req["MCP-Protocol-Version"]);
-    request.body = std::move(req.body());
     const bool keep_alive = req.keep_alive(), head = req.method() == http::verb::head;
     const unsigned version = req.version();
+    HttpRequest request = FromBeast(std::move(req));
     // The engine's time is not the client's: no deadline until the write.
     stream_.expires_never();
     if (HttpRouter::IsQuick(request)) {
