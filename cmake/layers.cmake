@@ -15,8 +15,8 @@ set(KEDB_LAYER_engine match search kb record logs regex util)
 set(KEDB_LAYER_lint match kb record logs regex util)
 set(KEDB_LAYER_render lint engine match search kb record logs util)
 set(KEDB_LAYER_app render lint engine match search kb record logs regex util)
-set(KEDB_LAYER_serve app render lint engine match search kb record logs regex util)
-set(KEDB_LAYER_cli serve app render lint engine match search kb record logs regex util)
+set(KEDB_LAYER_serve app engine record util)
+set(KEDB_LAYER_cli serve app util)
 # The public headers in include/kedb/ belong to the layer that implements
 # them.
 set(KEDB_PUBLIC_status.h util)

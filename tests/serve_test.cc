@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <fmt/format.h>
@@ -170,6 +171,52 @@ TEST(ApiTest, RecordsChainsAndTheirErrors) {
   EXPECT_NE(r.body.find("did you mean cuda/cudnn-bn-epsilon-nan?"), std::string::npos) << r.body;
   r = Call("GET", "/v1/errors/cuda/no-such-thing/chain");
   EXPECT_EQ(r.status, 404);
+}
+
+// The command line and the API answer from one query layer: the same
+// question gets the same bytes, and the same "did you mean" when it misses.
+TEST(ApiTest, TheCommandLineAnswersAsTheApiDoes) {
+  const std::string kb = "--kb '" + (testing::SourceDir() / "kb").string() + "'";
+  auto show = testing::RunKedb("show cuda/cudnn-bn-epsilon-nan --json " + kb);
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_EQ(show.out, Call("GET", "/v1/errors/cuda/cudnn-bn-epsilon-nan").body);
+
+  auto match = testing::RunKedb(fmt::format("match --json --top 2 {} '{}'", kb, kSeed0));
+  ASSERT_EQ(match.exit_code, 0) << match.err;
+  EXPECT_EQ(json::parse(match.out), Body(Call("POST", "/v1/match", json{{"text", kSeed0}, {"top", 2}}.dump())));
+
+  auto search = testing::RunKedb("search --json --top 3 batch norm epsilon " + kb);
+  ASSERT_EQ(search.exit_code, 0) << search.err;
+  EXPECT_EQ(json::parse(search.out), Body(Call("GET", "/v1/search", "", {{"q", "batch norm epsilon"}, {"limit", "3"}})));
+
+  // A near miss: both suggest the record, and the command exits 1.
+  for (const char* cmd : {"show", "chain"}) {
+    auto miss = testing::RunKedb(fmt::format("{} cuda/cudnn-bn-epsilon {}", cmd, kb));
+    EXPECT_EQ(miss.exit_code, 1) << cmd;
+    EXPECT_NE(miss.err.find("did you mean cuda/cudnn-bn-epsilon-nan?"), std::string::npos) << cmd << ": " << miss.err;
+  }
+  const std::string api_miss = Body(Call("GET", "/v1/errors/cuda/cudnn-bn-epsilon"))["error"]["message"];
+  auto miss = testing::RunKedb("show cuda/cudnn-bn-epsilon " + kb);
+  EXPECT_EQ(miss.err, "kedb show: " + api_miss + "\n");
+}
+
+// `match --batch` writes, per line, what `match --json` prints for that
+// text alone: one way to build a batch result.
+TEST(ApiTest, BatchLinesAreSingleMatches) {
+  const std::string kb = "--kb '" + (testing::SourceDir() / "kb").string() + "'";
+  const std::vector<std::string> texts = {kSeed0, "ImportError: libcudart.so.11.0: cannot open shared object file",
+                                          "nothing to see here"};
+  std::string input;
+  for (const auto& t : texts) input += json{{"text", t}}.dump() + "\n";
+  auto batch = testing::RunKedb("match --batch " + kb, input);
+  ASSERT_EQ(batch.exit_code, 0) << batch.err;
+  std::istringstream lines(batch.out);
+  std::string line;
+  for (const auto& t : texts) {
+    ASSERT_TRUE(std::getline(lines, line));
+    auto single = testing::RunKedb("match --json " + kb, t);
+    EXPECT_EQ(line + "\n", single.out) << t;
+  }
 }
 
 TEST(ApiTest, SearchDomainsStatsAndHealth) {

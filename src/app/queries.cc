@@ -8,6 +8,7 @@
 
 #include "kb/stats.h"
 #include "kedb/graph.h"
+#include "logs/cluster.h"
 
 namespace kedb::app {
 namespace {
@@ -71,12 +72,17 @@ Answer MatchText(const Engine& engine, const MatchQuery& q) {
 }
 
 Answer ScanLog(const Engine& engine, const MatchQuery& q) {
-  ScanOptions options;
-  options.all_lines = q.all_lines;
-  Answer error;
-  if (!Options(q, &options.match, &error)) return error;
   ViewBuf buf(q.text);
   std::istream in(&buf);
+  return ScanLog(engine, in, q);
+}
+
+Answer ScanLog(const Engine& engine, std::istream& in, const MatchQuery& q) {
+  ScanOptions options;
+  options.all_lines = q.all_lines;
+  options.threads = q.threads;
+  Answer error;
+  if (!Options(q, &options.match, &error)) return error;
   ScanResult result;
   Status st = engine.Scan(in, options, &result);
   if (!st.ok()) return Answer::Error(Answer::Kind::kInvalid, st.message());
@@ -94,6 +100,7 @@ Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, co
   for (std::size_t i = 0; i < texts.size(); ++i) {
     MatchResult result = engine.Match(texts[i], options);
     any |= !result.matches.empty();
+    // Each result is what MatchText answers for that text alone.
     results.push_back(nlohmann::ordered_json::parse(RenderMatchJson(result, q.lang)));
     std::string_view head(texts[i]);
     head = head.substr(0, head.find('\n')).substr(0, 100);
@@ -109,8 +116,7 @@ Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, co
 Answer RecordById(const Engine& engine, const std::string& id, Lang lang) {
   const Record* r = engine.kb().Find(id);
   if (!r) return Answer::Error(Answer::Kind::kNotFound, NotFoundMessage(engine, id));
-  std::string json = r->json.empty() ? FormatRecordFile(*r) : r->json;
-  return Ok(std::move(json), RenderRecordText(*r, lang, &engine.kb()));
+  return Ok(FormatRecordFile(*r), RenderRecordText(*r, lang, &engine.kb()));
 }
 
 Answer ChainById(const Engine& engine, const std::string& id, int depth, Lang lang) {
@@ -149,6 +155,25 @@ Answer Stats(const Engine& engine, const std::string& domain) {
     return Answer::Error(Answer::Kind::kNotFound, fmt::format("no domain is named \"{}\"", domain));
   }
   return Ok(RenderStatsJson(stats), RenderStatsText(stats));
+}
+
+UnknownErrors::UnknownErrors(const Engine& engine) : engine_(engine), clusterer_(std::make_unique<logs::Clusterer>()) {}
+UnknownErrors::~UnknownErrors() = default;
+
+Status UnknownErrors::Add(std::istream& log) {
+  ScanResult result;
+  if (Status st = engine_.Scan(log, ScanOptions{}, &result); !st.ok()) return st;
+  for (const auto& block : result.blocks) {
+    if (block.matches.empty() && !block.decisive.empty()) clusterer_->Add(block.decisive, block.count);
+  }
+  return Status::Ok();
+}
+
+Answer UnknownErrors::Templates(const ClusterQuery& q) {
+  std::vector<logs::Template> templates = clusterer_->Finish();
+  std::erase_if(templates, [&](const logs::Template& t) { return t.count < q.min_count; });
+  if (templates.size() > q.top) templates.resize(q.top);
+  return Ok(RenderClusterJson(templates), RenderClusterText(templates), !templates.empty());
 }
 
 std::vector<std::string> SimilarIds(const Engine& engine, const std::string& id, std::size_t limit) {

@@ -5,11 +5,18 @@
 #pragma once
 
 #include <cstddef>
+#include <istream>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kedb/engine.h"
 #include "render/render.h"
+
+namespace kedb::logs {
+class Clusterer;
+}  // namespace kedb::logs
 
 namespace kedb::app {
 
@@ -21,15 +28,28 @@ struct Answer {
   std::string json;     // kOk: the renderer's JSON
   std::string text;     // kOk: the renderer's text
   std::string message;  // otherwise: what was wrong, for a person
-  bool found = true;    // kOk: something was found (a match, a hit)
+  // kOk: something was found (a match, a hit, related records); for a
+  // check (lint, import), the check passed. Front ends turn this into
+  // their status (the CLI's exit 0 or 1), so it is decided here only.
+  bool found = true;
+  // Notes for the person beside the answer (documents that did not load,
+  // findings that stopped an import), one per line; "" for none. The CLI
+  // prints them on stderr.
+  std::string notes;
 
   static Answer Error(Kind kind, std::string message);
 };
 
-// Matches kept when a request does not say: per message, and per block of
-// a log (a log has many blocks, so fewer each).
+// What a request gets when it does not say, in every front end: matches
+// per message, matches per block of a log (a log has many blocks, so fewer
+// each), search hits, edges followed from a record, and the most any
+// request may ask for.
 inline constexpr std::size_t kMatchTop = 5;
 inline constexpr std::size_t kScanTop = 3;
+inline constexpr std::size_t kSearchTop = 10;
+inline constexpr int kChainDepth = 2;
+inline constexpr int kMaxChainDepth = 5;
+inline constexpr std::size_t kMaxTop = 100;
 
 struct MatchQuery {
   std::string text;
@@ -39,12 +59,13 @@ struct MatchQuery {
   std::size_t top = kMatchTop;
   std::string env;  // "torch=2.2,os=linux"
   Lang lang = Lang::kEn;
-  bool all_lines = false;  // scans only: ScanOptions::all_lines
+  bool all_lines = false;   // scans only: ScanOptions::all_lines
+  std::size_t threads = 1;  // scans only: ScanOptions::threads
 };
 
 struct SearchQuery {
   std::string query;
-  std::size_t limit = 10;
+  std::size_t limit = kSearchTop;
   std::string domain;  // "" for every domain
   Lang lang = Lang::kEn;
 };
@@ -52,17 +73,41 @@ struct SearchQuery {
 // The match or scan options a query asks for; kInvalid when env is bad.
 Answer MatchText(const Engine& engine, const MatchQuery& q);
 Answer ScanLog(const Engine& engine, const MatchQuery& q);
+// The same for a log read from a stream (q.text is not used); kInvalid
+// when reading fails.
+Answer ScanLog(const Engine& engine, std::istream& in, const MatchQuery& q);
 // Each text matched alone; JSON {"results":[{"matches","abstained"}...]}
 // in the same order; text: the best match of each.
 Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, const MatchQuery& options);
 
-// JSON: the record's native JSON, unchanged. Text: RenderRecordText.
+// JSON: the record file as kedb writes it (FormatRecordFile: a loaded
+// record's own text when it is in that layout). Text: RenderRecordText.
 Answer RecordById(const Engine& engine, const std::string& id, Lang lang);
 Answer ChainById(const Engine& engine, const std::string& id, int depth, Lang lang);
 Answer SearchRecords(const Engine& engine, const SearchQuery& q);
 Answer ListDomains(const Engine& engine);
 Answer ListDomainRecords(const Engine& engine, const std::string& domain, const std::string& sort_by, Lang lang);
 Answer Stats(const Engine& engine, const std::string& domain);  // "" for the whole knowledge base
+
+// The unknown errors of some logs grouped into templates (logs/cluster.h):
+// the decisive lines of blocks no record matched, most frequent first.
+// Logs are added one at a time, so a front end holds one open at once.
+struct ClusterQuery {
+  std::size_t top = 20;
+  std::size_t min_count = 1;  // templates seen fewer times are left out
+};
+class UnknownErrors {
+ public:
+  explicit UnknownErrors(const Engine& engine);
+  ~UnknownErrors();
+  // Scans one log; fails only when reading it fails.
+  Status Add(std::istream& log);
+  Answer Templates(const ClusterQuery& q);
+
+ private:
+  const Engine& engine_;
+  std::unique_ptr<logs::Clusterer> clusterer_;
+};
 
 // Ids of records close to `id` (same domain/slug, or containing it), for a
 // not-found message that helps; at most `limit`.

@@ -1,8 +1,8 @@
 #include <fstream>
+#include <iostream>
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "logs/cluster.h"
 
 namespace kedb::cli {
 
@@ -26,12 +26,12 @@ void RegisterCluster(CLI::App& app, int* exit_code) {
       "matched are masked (numbers, hex, UUIDs, IPs, paths, quoted names) and grouped. Exit status: 0 templates "
       "found, 1 none, 2 error.\nExample:\n  kedb cluster ci-logs/*.log --min-count 2");
   cmd->callback([args, exit_code]() {
-    auto engine = OpenForMatching(args->kb);
+    auto engine = OpenForQuery(args->kb);
     if (!engine) {
       *exit_code = kExitError;
       return;
     }
-    logs::Clusterer clusterer;
+    app::UnknownErrors unknown(*engine);
     for (const auto& path : args->logs) {
       std::ifstream file;
       std::istream* in = &std::cin;
@@ -43,21 +43,16 @@ void RegisterCluster(CLI::App& app, int* exit_code) {
         }
         in = &file;
       }
-      ScanResult result;
-      if (Status st = engine->Scan(*in, ScanOptions{}, &result); !st.ok()) {
+      if (Status st = unknown.Add(*in); !st.ok()) {
         PrintError(fmt::format("kedb cluster: {}: {}\n", path, st.message()));
         *exit_code = kExitError;
         return;
       }
-      for (const auto& block : result.blocks) {
-        if (block.matches.empty() && !block.decisive.empty()) clusterer.Add(block.decisive, block.count);
-      }
     }
-    std::vector<logs::Template> templates = clusterer.Finish();
-    std::erase_if(templates, [&](const logs::Template& t) { return t.count < args->min_count; });
-    if (templates.size() > args->top) templates.resize(args->top);
-    Print(args->json ? RenderClusterJson(templates) : RenderClusterText(templates));
-    *exit_code = templates.empty() ? kExitNothing : kExitOk;
+    app::ClusterQuery q;
+    q.top = args->top;
+    q.min_count = args->min_count;
+    *exit_code = Emit(unknown.Templates(q), args->json, "kedb cluster");
   });
 }
 

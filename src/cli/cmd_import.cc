@@ -1,8 +1,6 @@
-#include <fmt/format.h>
-
+#include "app/upkeep.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "kedb/knowledge_base.h"
 
 namespace kedb::cli {
 
@@ -23,29 +21,10 @@ void RegisterImport(CLI::App& app, int* exit_code) {
       "Exit status: 0 all imported, 2 some documents failed.\n"
       "Example:\n  kedb import deadends ../shared/corpora/deadends/canons --out /tmp/corpus");
   cmd->callback([args, exit_code]() {
-    LoadReport report;
-    auto kb = KnowledgeBase::Load(args->src, LoadOptions{}, &report);
-    if (!kb.ok()) {
-      PrintError(fmt::format("kedb import: {}\n", kb.status().message()));
-      *exit_code = kExitError;
-      return;
-    }
-    for (const auto& d : report.diagnostics) {
-      if (d.severity == Severity::kError) PrintError(d.ToString() + "\n");
-    }
-    if (args->format == "deadends" && report.native > 0) {
-      PrintError(fmt::format("kedb import: {} of the records in {} are already native; imported as they are\n",
-                             report.native, args->src));
-    }
-    Status st = WriteNativeTree(*kb, args->out);
-    if (!st.ok()) {
-      PrintError(fmt::format("kedb import: {}\n", st.message()));
-      *exit_code = kExitError;
-      return;
-    }
-    Print(fmt::format("imported {} records into {} ({} documents read, {} rejected)\n", kb->size(), args->out,
-                      report.documents, report.rejected));
-    *exit_code = report.rejected > 0 ? kExitError : kExitOk;
+    auto format = args->format == "deadends" ? app::ImportFormat::kDeadends : app::ImportFormat::kNative;
+    app::Answer answer = app::ImportRecords(format, args->src, args->out);
+    // Documents left out are exit 2, as lint would fail them.
+    *exit_code = Emit(answer, /*json=*/false, "kedb import") == kExitOk ? kExitOk : kExitError;
   });
 }
 

@@ -1,8 +1,6 @@
-#include <fmt/format.h>
-
+#include "app/upkeep.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "kedb/lint.h"
 
 namespace kedb::cli {
 
@@ -21,25 +19,11 @@ void RegisterLint(CLI::App& app, int* exit_code) {
       "Exit status: 0 clean (or warnings only), 2 errors (or warnings under --strict).\n"
       "Example:\n  kedb lint --kb kb --strict");
   cmd->callback([args, exit_code]() {
-    std::string path = args->kb.empty() ? DefaultKbPath() : args->kb;
-    LoadReport load;
-    auto kb = KnowledgeBase::Load(path, LoadOptions{}, &load);
-    if (!kb.ok()) {
-      PrintError(fmt::format("kedb lint: {}\n", kb.status().message()));
-      *exit_code = kExitError;
-      return;
-    }
-    if (load.documents == 0) {  // nothing to check is not "clean"
-      PrintError(fmt::format("kedb lint: {}\n", NoRecordsMessage(path, load)));
-      *exit_code = kExitError;
-      return;
-    }
     LintOptions options;
     options.check_shadowing = !args->no_shadowing;
-    LintReport report = Lint(*kb, load, options);
-    Print(args->json ? RenderLintJson(report) : RenderLintText(report));
-    bool fail = report.errors() > 0 || (args->strict && report.warnings() > 0);
-    *exit_code = fail ? kExitError : kExitOk;
+    app::Answer answer = app::LintKnowledgeBase(args->kb.empty() ? DefaultKbPath() : args->kb, options, args->strict);
+    // A failed check is exit 2 (a build step must stop), not "nothing found".
+    *exit_code = Emit(answer, args->json, "kedb lint") == kExitOk ? kExitOk : kExitError;
   });
 }
 

@@ -11,8 +11,10 @@ namespace kedb::cli {
 namespace {
 
 // --batch: JSON Lines in ({"text": ...}), one result object per line out,
-// same order. A bad input line gets {"error": ...} in its place.
-int RunBatch(const Engine& engine, const MatchOptions& options, Lang lang) {
+// same order, each what `match --json` prints for that text. A bad input
+// line gets {"error": ...} in its place.
+int RunBatch(const Engine& engine, app::MatchQuery q) {
+  q.want_text = false;
   std::string line;
   std::size_t line_no = 0;
   bool any_match = false, any_error = false, too_long = false;
@@ -35,9 +37,10 @@ int RunBatch(const Engine& engine, const MatchOptions& options, Lang lang) {
       print_error("expected a JSON object with a string \"text\"");
       continue;
     }
-    MatchResult result = engine.Match(doc["text"].get<std::string>(), options);
-    any_match |= !result.matches.empty();
-    Print(RenderMatchJson(result, lang));
+    q.text = doc["text"].get<std::string>();
+    app::Answer answer = app::MatchText(engine, q);
+    any_match |= answer.found;
+    Print(answer.json);
   }
   return any_error ? kExitError : any_match ? kExitOk : kExitNothing;
 }
@@ -48,7 +51,7 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
   struct Args {
     std::string text, kb, env, lang = "en";
     bool json = false, batch = false;
-    std::size_t top = 5;
+    std::size_t top = app::kMatchTop;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("match", "Find the known errors in one message (TEXT, or stdin)");
@@ -57,7 +60,7 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
   AddLangOption(cmd, &args->lang);
   AddEnvOption(cmd, &args->env);
   cmd->add_flag("--json", args->json, "Print one JSON object: {\"matches\":[...],\"abstained\":bool}");
-  cmd->add_option("--top", args->top, "How many matches to show")->check(CLI::Range(1, 100));
+  cmd->add_option("--top", args->top, "How many matches to show")->check(CLI::Range(std::size_t{1}, app::kMaxTop));
   cmd->add_flag("--batch", args->batch, "Read JSON Lines {\"text\": ...} from stdin; write one result per line");
   cmd->footer(
       "Input: at most 16 MiB is matched. From longer input on stdin, the last 16 MiB\n"
@@ -68,34 +71,30 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
       "  kedb match 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM'\n"
       "  python train.py 2>&1 | tail -50 | kedb match --json --env torch=2.2,os=linux");
   cmd->callback([args, exit_code]() {
-    MatchOptions options;
-    options.top = args->top;
-    if (!ParseEnvOption(args->env, &options.env)) {
-      *exit_code = kExitError;
-      return;
-    }
-    auto engine = OpenForMatching(args->kb);
+    auto engine = OpenForQuery(args->kb);
     if (!engine) {
       *exit_code = kExitError;
       return;
     }
-    Lang lang = ParseLang(args->lang);
+    app::MatchQuery q;
+    q.top = args->top;
+    q.env = args->env;
+    q.lang = ParseLang(args->lang);
     if (args->batch) {
-      *exit_code = RunBatch(*engine, options, lang);
+      *exit_code = RunBatch(*engine, std::move(q));
       return;
     }
-    std::string text = args->text;
-    if (text.empty()) {
-      const std::size_t read = ReadTail(std::cin, kMaxMatchBytes, &text);
+    q.text = args->text;
+    if (q.text.empty()) {
+      const std::size_t read = ReadTail(std::cin, kMaxMatchBytes, &q.text);
       if (read > kMaxMatchBytes) {
         PrintError(fmt::format("kedb match: the input has {} bytes; only its last {} MiB were matched "
                                "(kedb scan reads a log of any size)\n",
                                read, kMaxMatchBytes >> 20));
       }
     }
-    MatchResult result = engine->Match(text, options);
-    Print(args->json ? RenderMatchJson(result, lang) : RenderMatchText(result, lang));
-    *exit_code = result.matches.empty() ? kExitNothing : kExitOk;
+    q.want_text = !args->json;
+    *exit_code = Emit(app::MatchText(*engine, q), args->json, "kedb match");
   });
 }
 

@@ -14,7 +14,7 @@ void RegisterScan(CLI::App& app, int* exit_code) {
   struct Args {
     std::string file, kb, env, lang = "en";
     bool json = false, all_lines = false;
-    std::size_t top = 3;
+    std::size_t top = app::kScanTop;
     std::size_t threads = 0;
   };
   auto args = std::make_shared<Args>();
@@ -24,7 +24,7 @@ void RegisterScan(CLI::App& app, int* exit_code) {
   AddLangOption(cmd, &args->lang);
   AddEnvOption(cmd, &args->env);
   cmd->add_flag("--json", args->json, "Print one JSON object: {\"blocks\":[...],\"summary\":{...}}, blocks root error first");
-  cmd->add_option("--top", args->top, "Matches shown per region")->check(CLI::Range(1, 100));
+  cmd->add_option("--top", args->top, "Matches shown per region")->check(CLI::Range(std::size_t{1}, app::kMaxTop));
   cmd->add_flag("--all-lines", args->all_lines,
                 "Try broad patterns on every line, not only on lines that read as a problem (slower)");
   cmd->add_option("--threads", args->threads,
@@ -34,39 +34,30 @@ void RegisterScan(CLI::App& app, int* exit_code) {
       "The log is streamed: memory stays bounded whatever its size. Exit status: 0 known errors found, 1 none, 2 "
       "error.\nExample:\n  kedb scan examples/train-cudnn.log --env torch=2.2");
   cmd->callback([args, exit_code]() {
-    ScanOptions options;
-    options.match.top = args->top;
-    options.all_lines = args->all_lines;
-    options.threads = args->threads > 0 ? args->threads : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
-    if (!ParseEnvOption(args->env, &options.match.env)) {
-      *exit_code = kExitError;
-      return;
-    }
+    const std::string what = "kedb scan: " + args->file;
     std::ifstream file;
     std::istream* in = &std::cin;
     if (args->file != "-") {
       if (auto why = OpenLog(args->file, &file)) {
-        PrintError(fmt::format("kedb scan: {}: {}\n", args->file, *why));
+        PrintError(fmt::format("{}: {}\n", what, *why));
         *exit_code = kExitError;
         return;
       }
       in = &file;
     }
-    auto engine = OpenForMatching(args->kb);
+    auto engine = OpenForQuery(args->kb);
     if (!engine) {
       *exit_code = kExitError;
       return;
     }
-    Lang lang = ParseLang(args->lang);
-    ScanResult result;
-    Status st = engine->Scan(*in, options, &result);
-    if (!st.ok()) {
-      PrintError(fmt::format("kedb scan: {}: {}\n", args->file, st.message()));
-      *exit_code = kExitError;
-      return;
-    }
-    Print(args->json ? RenderScanJson(result, lang) : RenderScanText(result, lang));
-    *exit_code = result.summary.known > 0 ? kExitOk : kExitNothing;
+    app::MatchQuery q;
+    q.top = args->top;
+    q.env = args->env;
+    q.lang = ParseLang(args->lang);
+    q.all_lines = args->all_lines;
+    q.threads = args->threads > 0 ? args->threads : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+    q.want_text = !args->json;
+    *exit_code = Emit(app::ScanLog(*engine, *in, q), args->json, what);
   });
 }
 

@@ -7,7 +7,7 @@ void RegisterSearch(CLI::App& app, int* exit_code) {
   struct Args {
     std::string kb, lang = "en", domain;
     std::vector<std::string> words;
-    std::size_t top = 10;
+    std::size_t top = app::kSearchTop;
     bool json = false;
   };
   auto args = std::make_shared<Args>();
@@ -23,20 +23,17 @@ void RegisterSearch(CLI::App& app, int* exit_code) {
       "Exit status: 0 records found, 1 none, 2 error.\nExamples:\n  kedb search batch norm epsilon zero\n"
       "  kedb search --lang zh 批量归一化 epsilon");
   cmd->callback([args, exit_code]() {
-    auto engine = OpenForMatching(args->kb);
+    auto engine = OpenForQuery(args->kb);
     if (!engine) {
       *exit_code = kExitError;
       return;
     }
-    std::string query;
-    for (const auto& w : args->words) query += (query.empty() ? "" : " ") + w;
-    SearchOptions options;
-    options.top = args->top;
-    options.domain = args->domain;
-    SearchResult result = engine->Search(query, options);
-    Lang lang = ParseLang(args->lang);
-    Print(args->json ? RenderSearchJson(result, lang) : RenderSearchText(result, lang));
-    *exit_code = result.hits.empty() ? kExitNothing : kExitOk;
+    app::SearchQuery q;
+    for (const auto& w : args->words) q.query += (q.query.empty() ? "" : " ") + w;
+    q.limit = args->top;
+    q.domain = args->domain;
+    q.lang = ParseLang(args->lang);
+    *exit_code = Emit(app::SearchRecords(*engine, q), args->json, "kedb search");
   });
 }
 

@@ -1,8 +1,5 @@
-#include <fmt/format.h>
-
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "kedb/record.h"
 
 namespace kedb::cli {
 
@@ -19,19 +16,12 @@ void RegisterShow(CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", args->json, "Print the record's native JSON");
   cmd->footer("Example:\n  kedb show cuda/cudnn-bn-epsilon-nan --lang zh");
   cmd->callback([args, exit_code]() {
-    auto kb = LoadForQuery(args->kb);
-    if (!kb) {
+    auto engine = OpenForQuery(args->kb);
+    if (!engine) {
       *exit_code = kExitError;
       return;
     }
-    const Record* r = kb->Find(args->id);
-    if (!r) {
-      PrintError(fmt::format("kedb show: no record has the id \"{}\"\n", args->id));
-      *exit_code = kExitNothing;
-      return;
-    }
-    Print(args->json ? FormatRecordFile(*r) : RenderRecordText(*r, ParseLang(args->lang), &*kb));
-    *exit_code = kExitOk;
+    *exit_code = Emit(app::RecordById(*engine, args->id, ParseLang(args->lang)), args->json, "kedb show");
   });
 }
 

@@ -1,6 +1,5 @@
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "kb/stats.h"
 
 namespace kedb::cli {
 
@@ -15,14 +14,12 @@ void RegisterStats(CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", args->json, "Print JSON");
   cmd->footer("Example:\n  kedb stats --kb ../shared/corpora/deadends/canons --json");
   cmd->callback([args, exit_code]() {
-    auto kb = LoadForQuery(args->kb);
-    if (!kb) {
+    auto engine = OpenForQuery(args->kb);
+    if (!engine) {
       *exit_code = kExitError;
       return;
     }
-    KbStats stats = ComputeStats(*kb);
-    Print(args->json ? RenderStatsJson(stats) : RenderStatsText(stats));
-    *exit_code = kExitOk;
+    *exit_code = Emit(app::Stats(*engine, ""), args->json, "kedb stats");
   });
 }
 

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "app/open.h"
+
 namespace kedb::cli {
 namespace fs = std::filesystem;
 
@@ -38,43 +40,37 @@ void AddLangOption(CLI::App* cmd, std::string* lang) {
 
 Lang ParseLang(const std::string& lang) { return lang == "zh" ? Lang::kZh : Lang::kEn; }
 
-std::optional<KnowledgeBase> LoadForQuery(const std::string& kb_path) {
+std::shared_ptr<const Engine> OpenForQuery(const std::string& kb_path) {
   std::string path = kb_path.empty() ? DefaultKbPath() : kb_path;
-  LoadReport report;
-  auto kb = KnowledgeBase::LoadCached(path, LoadOptions{}, DefaultCacheDir(path), &report);
-  if (!kb.ok()) {
-    PrintError(fmt::format("kedb: {}\n", kb.status().message()));
-    return std::nullopt;
-  }
-  if (kb->size() == 0) {
-    PrintError(fmt::format("kedb: {}\n", NoRecordsMessage(path, report)));
-    return std::nullopt;
-  }
-  if (report.rejected > 0) {
-    PrintError(fmt::format("kedb: {} of {} documents in {} could not be loaded; `kedb lint --kb {}` says why\n",
-                           report.rejected, report.documents, path, path));
-  }
-  return std::move(kb).value();
-}
-
-std::shared_ptr<const Engine> OpenForMatching(const std::string& kb_path) {
-  std::string path = kb_path.empty() ? DefaultKbPath() : kb_path;
-  LoadReport report;
-  auto engine = Engine::Open(path, OpenOptions{}, &report);
+  std::string notes;
+  auto engine = app::OpenEngine(path, &notes);
   if (!engine.ok()) {
     PrintError(fmt::format("kedb: {}\n", engine.status().message()));
     return nullptr;
   }
-  if (report.rejected > 0) {
-    PrintError(fmt::format("kedb: {} of {} documents in {} could not be loaded; `kedb lint --kb {}` says why\n",
-                           report.rejected, report.documents, path, path));
-  }
+  if (!notes.empty()) PrintError("kedb: " + notes);
   // A command runs once and exits: freeing the engine's records and indexes
   // at exit would cost a tenth of a cold start for nothing, so one
   // reference is kept until the process ends.
   static auto* kept = new std::vector<std::shared_ptr<const Engine>>();
   kept->push_back(engine.value());
   return std::move(engine).value();
+}
+
+int Emit(const app::Answer& answer, bool json, const std::string& what) {
+  PrintError(answer.notes);
+  switch (answer.kind) {
+    case app::Answer::Kind::kOk:
+      Print(json ? answer.json : answer.text);
+      return answer.found ? kExitOk : kExitNothing;
+    case app::Answer::Kind::kNotFound:
+      PrintError(fmt::format("{}: {}\n", what, answer.message));
+      return kExitNothing;
+    case app::Answer::Kind::kInvalid:
+      break;
+  }
+  PrintError(fmt::format("{}: {}\n", what, answer.message));
+  return kExitError;
 }
 
 std::optional<std::string> OpenLog(const std::string& path, std::ifstream* file) {
@@ -90,16 +86,6 @@ void AddEnvOption(CLI::App* cmd, std::string* env) {
   cmd->add_option("--env", *env,
                   "Your environment as KEY=VALUE,...: versions (torch=2.2, cudnn=8.9, cuda=12.1) and os=linux|macos|windows; "
                   "records that fit rank higher");
-}
-
-bool ParseEnvOption(const std::string& text, std::vector<EnvPair>* env) {
-  auto parsed = ParseEnv(text);
-  if (!parsed.ok()) {
-    PrintError("kedb: " + parsed.status().message() + "\n");
-    return false;
-  }
-  *env = std::move(parsed).value();
-  return true;
 }
 
 void Print(const std::string& text) {

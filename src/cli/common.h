@@ -1,5 +1,5 @@
 // What every subcommand shares: exit codes, where the bundled knowledge base
-// is, loading it with a clear message.
+// is, opening it with a clear message, printing a query layer's answer.
 #pragma once
 
 #include <fstream>
@@ -8,9 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "kedb/engine.h"
-#include "kedb/knowledge_base.h"
-#include "render/render.h"
+#include "app/queries.h"
 
 namespace kedb::cli {
 
@@ -29,17 +27,21 @@ void AddKbOption(CLI::App* cmd, std::string* kb_path);
 void AddLangOption(CLI::App* cmd, std::string* lang);
 Lang ParseLang(const std::string& lang);
 
-// Loads a knowledge base for a query. Documents that fail to load are left
-// out, with one line on stderr pointing to `kedb lint`. nullopt (after
-// printing why) when the path cannot be used at all.
-std::optional<KnowledgeBase> LoadForQuery(const std::string& kb_path);
+// Opens the engine for a query ("" for the default knowledge base).
+// Documents that fail to load are left out, with one line on stderr
+// pointing to `kedb lint`. nullptr (after printing why) when the path
+// cannot be used at all or holds no record.
+std::shared_ptr<const Engine> OpenForQuery(const std::string& kb_path);
 
-// Opens the engine for matching, with the same messages as LoadForQuery.
-std::shared_ptr<const Engine> OpenForMatching(const std::string& kb_path);
-
-// Adds --env and parses it into `env` (printing why on failure).
+// Adds --env (parsed by the query layer).
 void AddEnvOption(CLI::App* cmd, std::string* env);
-bool ParseEnvOption(const std::string& text, std::vector<EnvPair>* env);
+
+// Prints a query layer's answer: its JSON or its text on stdout, its notes
+// on stderr, or "`what`: why" on stderr when it has no answer. `what` names
+// the command, and the input when there is one ("kedb scan: ci.log").
+// Returns the exit status: 0 found, 1 nothing found or no such record, 2
+// invalid.
+int Emit(const app::Answer& answer, bool json, const std::string& what);
 
 // Opens a log file for reading into *file. On failure, why (the system's
 // reason, or that the path is a folder), for "kedb CMD: PATH: <why>".

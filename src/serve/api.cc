@@ -14,8 +14,6 @@ using namespace app;  // NOLINT(google-build-using-namespace)
 
 namespace {
 
-constexpr std::size_t kMaxTop = 100;
-
 // The JSON bodies POST /v1/match and /v1/scan accept; published the same in
 // openapi.json.
 Json BodySchema(bool scan) {
@@ -196,7 +194,7 @@ ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
     if (!get) return WrongMethod(req, "GET");
     SearchQuery q;
     q.query = p.GetString("q");
-    q.limit = p.GetInt("limit", 10, 1, kMaxTop);
+    q.limit = p.GetInt("limit", kSearchTop, 1, kMaxTop);
     q.domain = p.GetString("domain");
     q.lang = p.GetLang();
     if (q.query.find_first_not_of(" \t\r\n") == std::string::npos) p.Fail("q: give the words to search for");
@@ -222,7 +220,7 @@ ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
     // Ids hold slashes, so ".../chain" is a chain only when the id before it
     // names a record and the whole path does not.
     if (EndsWith(id, "/chain") && !engine->kb().Find(id)) {
-      int depth = static_cast<int>(p.GetInt("depth", 2, 1, 5));
+      int depth = static_cast<int>(p.GetInt("depth", kChainDepth, 1, kMaxChainDepth));
       if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
       return FromAnswer(ChainById(*engine, id.substr(0, id.size() - 6), depth, lang));
     }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "app/queries.h"
 #include "serve/json_schema.h"
 #include "serve/mcp_tools.h"
 
@@ -67,10 +68,12 @@ Json ResourcesRead(const Engine& engine, const Json& params) {
   }
   std::string uri = params["uri"].get<std::string>();
   std::string_view prefix = kResourcePrefix;
-  const Record* r = uri.rfind(prefix, 0) == 0 ? engine.kb().Find(std::string_view(uri).substr(prefix.size())) : nullptr;
+  app::Answer record = uri.rfind(prefix, 0) == 0
+                          ? app::RecordById(engine, uri.substr(prefix.size()), Lang::kEn)
+                          : app::Answer::Error(app::Answer::Kind::kNotFound, "");
   // -32002 is the protocol's "resource not found".
-  if (!r) throw RpcError{-32002, fmt::format("resource not found: {}", uri)};
-  return Json{{"contents", {{{"uri", uri}, {"mimeType", "application/json"}, {"text", r->json.empty() ? FormatRecordFile(*r) : r->json}}}}};
+  if (record.kind != app::Answer::Kind::kOk) throw RpcError{-32002, fmt::format("resource not found: {}", uri)};
+  return Json{{"contents", {{{"uri", uri}, {"mimeType", "application/json"}, {"text", std::move(record.json)}}}}};
 }
 
 Json ToolsCall(const Engine& engine, const Json& params) {

@@ -46,7 +46,7 @@ Json BuildToolList() {
       "success rates, dead ends that look like fixes but fail, versions, and what it usually leads to. Use it "
       "before trying to fix an error.",
       {{"error_message", {{"type", "string"}, {"minLength", 1}, {"description", "The full error message"}}},
-       {"top", {{"type", "integer"}, {"minimum", 1}, {"maximum", 20}, {"description", "Matches to return (default 5)"}}},
+       {"top", {{"type", "integer"}, {"minimum", 1}, {"maximum", 20}, {"description", fmt::format("Matches to return (default {})", kMatchTop)}}},
        {"env", EnvSchema()},
        {"lang", LangSchema()}},
       {"error_message"}));
@@ -55,7 +55,7 @@ Json BuildToolList() {
       "Find every known error in a whole log (CI output, a training run): error blocks root cause first, each "
       "with its decisive line and the known errors it shows.",
       {{"log_text", {{"type", "string"}, {"minLength", 1}, {"description", "The log text"}}},
-       {"top", {{"type", "integer"}, {"minimum", 1}, {"maximum", 20}, {"description", "Matches per block (default 3)"}}},
+       {"top", {{"type", "integer"}, {"minimum", 1}, {"maximum", 20}, {"description", fmt::format("Matches per block (default {})", kScanTop)}}},
        {"env", EnvSchema()},
        {"lang", LangSchema()},
        {"all_lines",
@@ -85,7 +85,7 @@ Json BuildToolList() {
       "The transition graph around one error: what it leads to, what usually comes before it, and what it is "
       "confused with. Use it to find the root of cascading failures and to predict what comes next.",
       {{"error_id", IdSchema("The record id")},
-       {"depth", {{"type", "integer"}, {"minimum", 1}, {"maximum", 5}, {"description", "Edges to follow (default 2)"}}},
+       {"depth", {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxChainDepth}, {"description", fmt::format("Edges to follow (default {})", kChainDepth)}}},
        {"lang", LangSchema()}},
       {"error_id"}));
   tools.push_back(Tool(
@@ -94,7 +94,7 @@ Json BuildToolList() {
       "Use it for a vague description such as 'nccl timeout' rather than an exact message.",
       {{"query", {{"type", "string"}, {"minLength", 1}, {"description", "Words to search for"}}},
        {"domain", {{"type", "string"}, {"description", "Only this domain, e.g. cuda"}}},
-       {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"description", "Hits to return (default 10)"}}},
+       {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"description", fmt::format("Hits to return (default {})", kSearchTop)}}},
        {"lang", LangSchema()}},
       {"query"}));
   tools.push_back(Tool("list_error_domains", "List domains", "Every domain of the knowledge base with its record count.",
@@ -165,12 +165,12 @@ ToolResult CallTool(const Engine& engine, const std::string& name, const Json& a
   }
   if (name == "get_error_detail") return FromAnswer(RecordById(engine, args["error_id"].get<std::string>(), lang));
   if (name == "get_error_chain") {
-    return FromAnswer(ChainById(engine, args["error_id"].get<std::string>(), args.value("depth", 2), lang));
+    return FromAnswer(ChainById(engine, args["error_id"].get<std::string>(), args.value("depth", kChainDepth), lang));
   }
   if (name == "search_errors") {
     SearchQuery q;
     q.query = args["query"].get<std::string>();
-    q.limit = args.value("limit", 10);
+    q.limit = args.value("limit", kSearchTop);
     q.domain = args.value("domain", "");
     q.lang = lang;
     return FromAnswer(SearchRecords(engine, q));

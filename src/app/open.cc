@@ -1,0 +1,18 @@
+#include "app/open.h"
+
+#include <fmt/format.h>
+
+namespace kedb::app {
+
+Result<std::shared_ptr<const Engine>> OpenEngine(const std::string& kb_path, std::string* notes) {
+  LoadReport report;
+  auto engine = Engine::Open(kb_path, OpenOptions{}, &report);
+  notes->clear();
+  if (engine.ok() && report.rejected > 0) {
+    *notes = fmt::format("{} of {} documents in {} could not be loaded; `kedb lint --kb {}` says why\n",
+                         report.rejected, report.documents, kb_path, kb_path);
+  }
+  return engine;
+}
+
+}  // namespace kedb::app

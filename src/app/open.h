@@ -1,0 +1,18 @@
+// Opening a knowledge base for the query layer, with what a person should
+// be told about it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "kedb/engine.h"
+
+namespace kedb::app {
+
+// The engine for `kb_path`, or why there is none (a path that cannot be
+// used, a knowledge base without records). Documents that fail to load are
+// left out; `notes` then says how many and points to `kedb lint`, and is
+// "" otherwise.
+Result<std::shared_ptr<const Engine>> OpenEngine(const std::string& kb_path, std::string* notes);
+
+}  // namespace kedb::app

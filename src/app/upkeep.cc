@@ -1,0 +1,46 @@
+#include "app/upkeep.h"
+
+#include <fmt/format.h>
+
+#include "kedb/knowledge_base.h"
+#include "render/render.h"
+
+namespace kedb::app {
+
+Answer LintKnowledgeBase(const std::string& kb_path, const LintOptions& options, bool strict) {
+  LoadReport load;
+  auto kb = KnowledgeBase::Load(kb_path, LoadOptions{}, &load);
+  if (!kb.ok()) return Answer::Error(Answer::Kind::kInvalid, kb.status().message());
+  if (load.documents == 0) return Answer::Error(Answer::Kind::kInvalid, NoRecordsMessage(kb_path, load));
+  LintReport report = Lint(*kb, load, options);
+  Answer a;
+  a.json = RenderLintJson(report);
+  a.text = RenderLintText(report);
+  a.found = report.errors() == 0 && !(strict && report.warnings() > 0);
+  return a;
+}
+
+Answer ImportRecords(ImportFormat format, const std::string& src, const std::string& out_dir) {
+  LoadReport report;
+  auto kb = KnowledgeBase::Load(src, LoadOptions{}, &report);
+  if (!kb.ok()) return Answer::Error(Answer::Kind::kInvalid, kb.status().message());
+  Answer a;
+  for (const auto& d : report.diagnostics) {
+    if (d.severity == Severity::kError) a.notes += d.ToString() + "\n";
+  }
+  if (format == ImportFormat::kDeadends && report.native > 0) {
+    a.notes += fmt::format("{} of the records in {} are already native; imported as they are\n",
+                           report.native, src);
+  }
+  if (Status st = WriteNativeTree(*kb, out_dir); !st.ok()) {
+    Answer error = Answer::Error(Answer::Kind::kInvalid, st.message());
+    error.notes = std::move(a.notes);
+    return error;
+  }
+  a.text = fmt::format("imported {} records into {} ({} documents read, {} rejected)\n", kb->size(), out_dir,
+                       report.documents, report.rejected);
+  a.found = report.rejected == 0;
+  return a;
+}
+
+}  // namespace kedb::app
