@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "kedb/engine.h"
+#include "engine/engine_impl.h"
 #include "match/pattern_set.h"
 #include "regex/pcre2_regex.h"
 #include "workload.h"
@@ -163,11 +164,11 @@ void BM_PrefilterCorpus(benchmark::State& state) {
   std::vector<kedb::match::LineHit> hits;
   for (auto _ : state) {
     hits.clear();
-    e->patterns().Scan(log, starts, &hits);
+    e->impl().patterns().Scan(log, starts, &hits);
     benchmark::DoNotOptimize(hits.data());
   }
-  state.counters["literal_patterns"] = static_cast<double>(e->patterns().stats().prefiltered);
-  state.counters["regex_db_patterns"] = static_cast<double>(e->patterns().stats().fallback);
+  state.counters["literal_patterns"] = static_cast<double>(e->impl().patterns().stats().prefiltered);
+  state.counters["regex_db_patterns"] = static_cast<double>(e->impl().patterns().stats().fallback);
   state.counters["hit_lines_pct"] = [&] {
     std::size_t lines = 0, last = SIZE_MAX;
     for (const auto& h : hits) lines += h.line != last, last = h.line;

@@ -99,7 +99,7 @@ TEST(BundledKb, EverySignatureFindsItsRecordFirst) {
     auto result = (*engine)->Match(r.signature, MatchOptions{});
     ASSERT_FALSE(result.matches.empty()) << r.id;
     EXPECT_EQ(result.matches[0].record->id, r.id) << r.signature;
-    EXPECT_EQ(result.matches[0].kind, "regex") << r.id;
+    EXPECT_EQ(result.matches[0].kind, MatchKind::kRegex) << r.id;
   }
 }
 

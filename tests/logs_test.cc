@@ -188,7 +188,7 @@ RuntimeError: no config
 done
 )");
   ASSERT_EQ(blocks.size(), 2u);
-  EXPECT_EQ(blocks[0].kind, "python");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kPython);
   EXPECT_EQ(blocks[0].first_line, 2u);
   EXPECT_EQ(blocks[0].decisive_line, 5u);
   EXPECT_EQ(blocks[0].decisive, "FileNotFoundError: [Errno 2] No such file or directory: 'config.yaml'");
@@ -208,7 +208,7 @@ TEST(Blocks, JavaCausedByChain) {
                         "\t... 1 more\n"
                         "next\n");
   ASSERT_EQ(blocks.size(), 2u);
-  EXPECT_EQ(blocks[0].kind, "java");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kJava);
   EXPECT_EQ(blocks[0].decisive, "Exception in thread \"main\" java.lang.RuntimeException: wrapper");
   EXPECT_EQ(blocks[1].decisive, "java.io.IOException: disk full");
   EXPECT_EQ(blocks[1].last_line, 5u);
@@ -242,23 +242,23 @@ npm ERR! ERESOLVE unable to resolve dependency tree
 npm ERR! A complete log of this run can be found in: /root/.npm/_logs/x.log
 )");
   if (blocks.size() != 5u) {
-    for (const auto& b : blocks) ADD_FAILURE() << b.kind << " " << b.first_line << ": " << b.decisive;
+    for (const auto& b : blocks) ADD_FAILURE() << BlockKindName(b.kind) << " " << b.first_line << ": " << b.decisive;
   }
   ASSERT_EQ(blocks.size(), 5u);
-  EXPECT_EQ(blocks[0].kind, "rust-panic");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kRustPanic);
   EXPECT_EQ(blocks[0].decisive, "index out of bounds: the len is 3 but the index is 5");
-  EXPECT_EQ(blocks[1].kind, "rustc");
+  EXPECT_EQ(blocks[1].kind, BlockKind::kRustc);
   EXPECT_EQ(blocks[1].decisive_line, 4u);
   EXPECT_EQ(blocks[1].last_line, 10u);
   ASSERT_EQ(blocks[1].frames.size(), 1u);
   EXPECT_EQ(blocks[1].frames[0], "--> src/main.rs:4:5");
-  EXPECT_EQ(blocks[2].kind, "go-panic");
+  EXPECT_EQ(blocks[2].kind, BlockKind::kGoPanic);
   EXPECT_EQ(blocks[2].decisive, "panic: runtime error: index out of range [5] with length 3");
   EXPECT_EQ(blocks[2].last_line, 17u);
-  EXPECT_EQ(blocks[3].kind, "javascript");
+  EXPECT_EQ(blocks[3].kind, BlockKind::kJavascript);
   EXPECT_EQ(blocks[3].decisive, "Error: Cannot find module 'express'");
   EXPECT_EQ(blocks[3].frame_count, 2u);
-  EXPECT_EQ(blocks[4].kind, "npm");
+  EXPECT_EQ(blocks[4].kind, BlockKind::kNpm);
   EXPECT_EQ(blocks[4].decisive, "npm ERR! ERESOLVE unable to resolve dependency tree");
   EXPECT_EQ(blocks[4].last_line, 24u);
 }
@@ -283,17 +283,17 @@ E       CUDA kernel errors might be asynchronously reported
 INFO all good
 )");
   ASSERT_EQ(blocks.size(), 6u);
-  EXPECT_EQ(blocks[0].kind, "compiler");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kCompiler);
   EXPECT_EQ(blocks[0].last_line, 3u);
-  EXPECT_EQ(blocks[1].kind, "compiler");
-  EXPECT_EQ(blocks[2].kind, "compiler");
-  EXPECT_EQ(blocks[3].kind, "error-line");
+  EXPECT_EQ(blocks[1].kind, BlockKind::kCompiler);
+  EXPECT_EQ(blocks[2].kind, BlockKind::kCompiler);
+  EXPECT_EQ(blocks[3].kind, BlockKind::kErrorLine);
   EXPECT_EQ(blocks[3].decisive, "ERROR launcher: worker 0 exited with code 1");
-  EXPECT_EQ(blocks[4].kind, "pytest");
+  EXPECT_EQ(blocks[4].kind, BlockKind::kPytest);
   EXPECT_EQ(blocks[4].decisive, "RuntimeError: CUDA error: device-side assert triggered");
   EXPECT_EQ(blocks[4].decisive_line, 11u);
   EXPECT_EQ(blocks[4].first_line, 7u);
-  EXPECT_EQ(blocks[5].kind, "gpu");
+  EXPECT_EQ(blocks[5].kind, BlockKind::kGpu);
   EXPECT_EQ(blocks[5].count, 3u);  // one error from three ranks
   EXPECT_EQ(blocks[5].first_line, 14u);
   ASSERT_EQ(blocks[5].repeats.size(), 2u);
@@ -307,7 +307,7 @@ TEST(Blocks, UncaughtCppException) {
                         "Exception raised from c10_cuda_check_implementation at ../c10/cuda/CUDAException.cpp:44\n"
                         "Aborted (core dumped)\n");
   ASSERT_GE(blocks.size(), 1u);
-  EXPECT_EQ(blocks[0].kind, "cpp");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kCpp);
   EXPECT_EQ(blocks[0].decisive, "CUDA error: an illegal memory access was encountered");
   EXPECT_EQ(blocks[0].decisive_line, 3u);
 
@@ -324,7 +324,7 @@ TEST(Blocks, UncaughtCppException) {
                    "libtorch_cuda.so)\n"
                    "step 12 done\n");
   ASSERT_EQ(blocks.size(), 1u);
-  EXPECT_EQ(blocks[0].kind, "cpp");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kCpp);
   EXPECT_EQ(blocks[0].last_line, 5u);
   EXPECT_EQ(blocks[0].frame_count, 2u);
   EXPECT_EQ(blocks[0].decisive_line, 2u);
@@ -348,7 +348,7 @@ AssertionError: bad shape
 next cell output
 )");
   ASSERT_EQ(blocks.size(), 1u);
-  EXPECT_EQ(blocks[0].kind, "python");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kPython);
   EXPECT_EQ(blocks[0].first_line, 2u);
   EXPECT_EQ(blocks[0].decisive_line, 12u);
   EXPECT_EQ(blocks[0].decisive, "AssertionError: bad shape");
@@ -511,7 +511,7 @@ TEST(Blocks, TheBareLogsReadAsAnEngineerReadsThem) {
 
   auto java = Segment(kJavaCausedBy);
   ASSERT_EQ(java.size(), 2u);
-  EXPECT_EQ(java[0].kind, "java");
+  EXPECT_EQ(java[0].kind, BlockKind::kJava);
   EXPECT_EQ(java[0].frame_count, 2u);
   EXPECT_EQ(java[1].decisive, "java.net.BindException: Address already in use");
   EXPECT_EQ(java[1].last_line, 7u);
@@ -519,13 +519,13 @@ TEST(Blocks, TheBareLogsReadAsAnEngineerReadsThem) {
 
   auto go = Segment(kGoPanic);
   ASSERT_EQ(go.size(), 1u);
-  EXPECT_EQ(go[0].kind, "go-panic");
+  EXPECT_EQ(go[0].kind, BlockKind::kGoPanic);
   EXPECT_EQ(go[0].frame_count, 2u);
   EXPECT_EQ(go[0].last_line, 10u);
 
   auto node = Segment(kNodeStack);
   ASSERT_EQ(node.size(), 1u);
-  EXPECT_EQ(node[0].kind, "javascript");
+  EXPECT_EQ(node[0].kind, BlockKind::kJavascript);
   EXPECT_EQ(node[0].decisive, "Error: listen EADDRINUSE: address already in use :::3000");
   EXPECT_EQ(node[0].frame_count, 3u);
 
@@ -585,7 +585,7 @@ TEST(Blocks, AnExitStatusTakesTheFailureLinesOfItsStep) {
                                  {"cleaning up", false},
                                  {"ERROR: Job failed: exit code 1", true}});
   ASSERT_EQ(blocks.size(), 1u);
-  EXPECT_EQ(blocks[0].kind, "step");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kStep);
   EXPECT_EQ(blocks[0].first_line, 4u);
   EXPECT_EQ(blocks[0].last_line, 6u);
   EXPECT_EQ(blocks[0].text,
@@ -597,7 +597,7 @@ TEST(Blocks, AnExitStatusTakesTheFailureLinesOfItsStep) {
                             {"ValueError: bad", true},
                             {"ERROR: Job failed: exit code 1", true}});
   ASSERT_EQ(blocks.size(), 2u);
-  EXPECT_EQ(blocks[1].kind, "error-line");
+  EXPECT_EQ(blocks[1].kind, BlockKind::kErrorLine);
 }
 
 TEST(Blocks, AnErrorLinesIndentedDetailsAreItsBlock) {
@@ -606,7 +606,7 @@ TEST(Blocks, AnErrorLinesIndentedDetailsAreItsBlock) {
                         "        details = \"Received message larger than max (17777780 vs. 4194304)\"\n"
                         "next\n");
   ASSERT_EQ(blocks.size(), 1u);
-  EXPECT_EQ(blocks[0].kind, "error-line");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kErrorLine);
   EXPECT_EQ(blocks[0].decisive_line, 1u);
   EXPECT_EQ(blocks[0].last_line, 3u);
   EXPECT_NE(blocks[0].text.find("RESOURCE_EXHAUSTED"), std::string::npos);
@@ -625,7 +625,7 @@ TEST(Blocks, AnExceptionsMessageGoesOnAfterItsLine) {
                         "\tdetails = \"failed to connect to all addresses\"\n"
                         "##[error]Process completed with exit code 1.\n");
   ASSERT_EQ(blocks.size(), 2u);
-  EXPECT_EQ(blocks[0].kind, "python");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kPython);
   EXPECT_EQ(blocks[0].decisive_line, 4u);
   EXPECT_EQ(blocks[0].last_line, 6u);
   EXPECT_NE(blocks[0].text.find("failed to connect to all addresses"), std::string::npos);
@@ -646,7 +646,7 @@ TEST(Blocks, AnExceptionsMessageGoesOnAfterItsLine) {
     const std::size_t offset = head.empty() ? 0 : 2;
     blocks = Segment(head + gated);
     ASSERT_GE(blocks.size(), 1u);
-    EXPECT_EQ(blocks[0].kind, head.empty() ? "error-line" : "python");
+    EXPECT_EQ(blocks[0].kind, head.empty() ? BlockKind::kErrorLine : BlockKind::kPython);
     EXPECT_EQ(blocks[0].decisive_line, 1 + offset);
     EXPECT_EQ(blocks[0].last_line, 4 + offset);
     EXPECT_NE(blocks[0].text.find("Cannot access gated repo"), std::string::npos);
@@ -684,7 +684,7 @@ TEST(Blocks, GoDiagnosticsAreCompilerErrors) {
                         "\tgo get github.com/hawkinsw/goresponsiveness/lbc\n"
                         "main_test.go:12: got 3, want 4\n");
   ASSERT_EQ(blocks.size(), 1u);
-  EXPECT_EQ(blocks[0].kind, "compiler");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kCompiler);
   EXPECT_EQ(blocks[0].first_line, 2u);
   EXPECT_EQ(blocks[0].last_line, 3u);
 }
@@ -701,7 +701,7 @@ TEST(Blocks, AFramePastedFlushLeftIsStillAFrame) {
                         "    gamma = torch.mm(A_taskpair, self.gamma.t())\n"
                         "RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x2 and 6x64)\n");
   ASSERT_EQ(blocks.size(), 1u);
-  EXPECT_EQ(blocks[0].kind, "python");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kPython);
   EXPECT_EQ(blocks[0].frame_count, 3u);
   EXPECT_EQ(blocks[0].decisive_line, 8u);
   EXPECT_EQ(blocks[0].decisive, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x2 and 6x64)");
@@ -717,7 +717,7 @@ TEST(Blocks, AToolsErrorLineIsAnErrorLine) {
                         "CMake Error at CMakeLists.txt:12 (find_package):\n"
                         "  Could not find a package configuration file provided by \"Qt5\"\n");
   ASSERT_EQ(blocks.size(), 2u);
-  EXPECT_EQ(blocks[0].kind, "error-line");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kErrorLine);
   EXPECT_EQ(blocks[0].decisive_line, 2u);
   EXPECT_EQ(blocks[1].decisive_line, 4u);
   EXPECT_EQ(blocks[1].last_line, 5u);  // with its indented details
@@ -729,7 +729,7 @@ TEST(Blocks, ATracebackPastedWithoutItsHeader) {
                         "    six.reraise(dj_exc_type, dj_exc_value, traceback)\n"
                         "django.db.utils.ProgrammingError: relation \"auth_user\" does not exist\n");
   ASSERT_EQ(blocks.size(), 1u);
-  EXPECT_EQ(blocks[0].kind, "python");
+  EXPECT_EQ(blocks[0].kind, BlockKind::kPython);
   EXPECT_EQ(blocks[0].first_line, 1u);
   EXPECT_EQ(blocks[0].decisive, "django.db.utils.ProgrammingError: relation \"auth_user\" does not exist");
   // Frames no exception line ends are a log's own output, not a traceback.

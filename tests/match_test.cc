@@ -11,6 +11,7 @@
 #include "kedb/engine.h"
 #include "logs/line_chunker.h"
 #include "match/literal_check.h"
+#include "engine/engine_impl.h"
 #include "match/pattern_set.h"
 #include "regex/pcre2_regex.h"
 #include "match/prefilter.h"
@@ -33,7 +34,7 @@ std::shared_ptr<const Engine> OpenBundled(const TempDir& cache) {
 // Matches a pattern confirmed (fuzzy candidates left out).
 std::size_t RegexHits(const MatchResult& r) {
   return static_cast<std::size_t>(
-      std::count_if(r.matches.begin(), r.matches.end(), [](const Match& m) { return m.kind == "regex"; }));
+      std::count_if(r.matches.begin(), r.matches.end(), [](const Match& m) { return m.kind == MatchKind::kRegex; }));
 }
 
 // The matcher's semantics whatever the evidence: nothing is withheld.
@@ -110,7 +111,7 @@ TEST(Match, PythonDialectAndCaptures) {
       cache);
   auto r = engine->Match("ImportError: No module named 'torch.nn'", ReportAll());
   ASSERT_EQ(RegexHits(r), 1u);
-  EXPECT_EQ(r.matches[0].kind, "regex");
+  EXPECT_EQ(r.matches[0].kind, MatchKind::kRegex);
   ASSERT_EQ(r.matches[0].captures.size(), 1u);
   EXPECT_EQ(r.matches[0].captures[0].first, "module");
   EXPECT_EQ(r.matches[0].captures[0].second, "torch.nn");
@@ -121,7 +122,7 @@ TEST(Match, PythonDialectAndCaptures) {
   EXPECT_EQ(RegexHits(engine->Match("call 555-0100 now", ReportAll())), 1u);        // no literal: regex db
   EXPECT_EQ(RegexHits(engine->Match("we found it", ReportAll())), 1u);
   EXPECT_EQ(RegexHits(engine->Match("we have not found it", ReportAll())), 0u);
-  EXPECT_GE(engine->patterns().stats().fallback, 1u);
+  EXPECT_GE(engine->impl().patterns().stats().fallback, 1u);
 }
 
 TEST(Match, CatastrophicPatternGivesUpInsteadOfHanging) {
@@ -268,12 +269,12 @@ TEST(Match, FuzzyCandidateWhenNoPatternFires) {
   MatchResult r = (*engine)->Match("CUDA error: out of memory", MatchOptions{});
   ASSERT_FALSE(r.matches.empty());
   EXPECT_EQ(r.matches[0].record->id, "t/oom");
-  EXPECT_EQ(r.matches[0].kind, "fuzzy");
+  EXPECT_EQ(r.matches[0].kind, MatchKind::kFuzzy);
   r = (*engine)->Match("CUDA error: out of memory\nOSError: [Errno 28] No space left on device", MatchOptions{});
   ASSERT_EQ(r.matches.size(), 2u);
-  EXPECT_EQ(r.matches[0].kind, "regex");
+  EXPECT_EQ(r.matches[0].kind, MatchKind::kRegex);
   EXPECT_EQ(r.matches[0].record->id, "t/disk");
-  EXPECT_EQ(r.matches[1].kind, "fuzzy");
+  EXPECT_EQ(r.matches[1].kind, MatchKind::kFuzzy);
   EXPECT_TRUE((*engine)->Match("all good here", MatchOptions{}).abstained);
 }
 

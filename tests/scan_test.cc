@@ -6,6 +6,7 @@
 
 #include "kedb/engine.h"
 #include "logs/line_chunker.h"
+#include "engine/engine_impl.h"
 #include "match/pattern_set.h"
 #include "render/render.h"
 #include "test_util.h"
@@ -224,7 +225,7 @@ TEST(Scan, BlocksWithLineNumbersAndSpans) {
   ASSERT_EQ(r.blocks.size(), 2u);
   const ErrorBlock& tb = r.blocks[0];
   EXPECT_TRUE(tb.root);
-  EXPECT_EQ(tb.kind, "python");
+  EXPECT_EQ(tb.kind, BlockKind::kPython);
   EXPECT_EQ(tb.first_line, 5001u);
   EXPECT_EQ(tb.last_line, 5003u);
   EXPECT_EQ(tb.decisive_line, 5003u);
@@ -321,9 +322,26 @@ TEST(Scan, RepeatsAreCountedAndUnknownErrorsShown) {
   ASSERT_EQ(r.blocks.size(), 2u);
   EXPECT_EQ(r.blocks[0].count, 8u);
   EXPECT_EQ(r.blocks[0].matches[0].record->id, "cuda/illegal-memory-access");
-  EXPECT_EQ(r.blocks[1].kind, "error-line");
+  EXPECT_EQ(r.blocks[1].kind, BlockKind::kErrorLine);
   EXPECT_TRUE(r.blocks[1].matches.empty());
   EXPECT_EQ(r.summary.known, 1u);
+}
+
+// Outside any error block, hits that differ only in numbers and addresses
+// are one error seen twice, as they are inside blocks (util/up_to_numbers.h).
+TEST(Scan, RepeatsOutsideBlocksIgnoreAddresses) {
+  TempDir cache;
+  auto e = FromRecords(cache, {testing::MakeRecord("t/double-final", "object finalized twice",
+                                                   R"(object at 0x[0-9a-f]+ finalized twice)")});
+  ASSERT_NE(e, nullptr);
+  const std::string log =
+      "start\nGC: object at 0x7f3a9c001a20 finalized twice\nok\nok\nok\nok\nok\n"
+      "GC: object at 0x55d0c0ffee10 finalized twice\nend\n";
+  ScanResult r = ScanText(*e, log);
+  ASSERT_EQ(r.blocks.size(), 1u);
+  EXPECT_EQ(r.blocks[0].kind, BlockKind::kMatch);
+  EXPECT_EQ(r.blocks[0].count, 2u);
+  EXPECT_EQ(r.blocks[0].first_line, 2u);
 }
 
 // Neighbouring one-line reports of the same known error read as one block.
@@ -390,7 +408,7 @@ TEST(Scan, AKnownErrorOnAnExitStatusLineIsNoRoot) {
   ScanResult r = ScanText(*e, log);
   ASSERT_EQ(r.blocks.size(), 1u);
   EXPECT_TRUE(r.blocks[0].root);
-  EXPECT_EQ(r.blocks[0].kind, "error-line");
+  EXPECT_EQ(r.blocks[0].kind, BlockKind::kErrorLine);
   EXPECT_TRUE(r.blocks[0].matches.empty());
 
   r = ScanText(*e, "> Task :app:compileJava\nFAILURE: Build failed with an exception.\n");
@@ -417,7 +435,7 @@ TEST(Scan, TheRestOfASplitLineIsReadWithItsFirstPart) {
   ScanResult r = ScanText(*e, log);
   ASSERT_EQ(r.blocks.size(), 2u);
   EXPECT_TRUE(r.blocks[0].root);
-  EXPECT_EQ(r.blocks[0].kind, "error-line");
+  EXPECT_EQ(r.blocks[0].kind, BlockKind::kErrorLine);
   EXPECT_EQ(r.blocks[1].decisive_line, 3u);
   EXPECT_EQ(r.blocks[1].decisive.rfind("WARNING: Retrying (Retry(total=4", 0), 0u) << r.blocks[1].decisive;
   ASSERT_FALSE(r.blocks[1].matches.empty());
@@ -465,7 +483,7 @@ TEST(Scan, AKnownErrorRightAboveAHeaderlessStackTraceHeadsIt) {
       "#14 20.088 done\n";
   ScanResult r = ScanText(*e, log);
   ASSERT_EQ(r.blocks.size(), 1u);
-  EXPECT_EQ(r.blocks[0].kind, "javascript");
+  EXPECT_EQ(r.blocks[0].kind, BlockKind::kJavascript);
   EXPECT_EQ(r.blocks[0].first_line, 2u);
   EXPECT_EQ(r.blocks[0].decisive_line, 2u);
   EXPECT_EQ(r.blocks[0].decisive, "NEXT_REDIRECT");
@@ -491,10 +509,10 @@ TEST(Scan, AnErrorBlockIsReadAsAWhole) {
                           "npm ERR! peer react@\"^18.0.0\" from @testing-library/react@13.4.0\n"
                           "done\n");
   ASSERT_EQ(r.blocks.size(), 1u);
-  EXPECT_EQ(r.blocks[0].kind, "npm");
+  EXPECT_EQ(r.blocks[0].kind, BlockKind::kNpm);
   ASSERT_FALSE(r.blocks[0].matches.empty());
   EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/peer");
-  EXPECT_EQ(r.blocks[0].matches[0].kind, "fuzzy");  // no line matches the pattern
+  EXPECT_EQ(r.blocks[0].matches[0].kind, MatchKind::kFuzzy);  // no line matches the pattern
 }
 
 TEST(Scan, BinaryGarbageIsHarmless) {
@@ -522,7 +540,7 @@ TEST(Scan, BroadPatternsWaitForAProblemLineUnlessAllLines) {
   std::vector<Record> records = {testing::MakeRecord("net/nack-on-channel", "NACK received on ch7", R"(\bN?ACK\b.*\bch\d+)")};
   auto engine = Engine::FromKnowledgeBase(KnowledgeBase::FromRecords(std::move(records)), cache.path().string());
   ASSERT_TRUE(engine.ok());
-  ASSERT_TRUE((*engine)->patterns().has_broad());
+  ASSERT_TRUE((*engine)->impl().patterns().has_broad());
   const std::string quiet = "INFO link up\nNACK received on ch7\nINFO link down\n";
   const std::string problem = "INFO link up\nNACK received on ch7: frame lost\nINFO link down\n";
   auto known = [&](const std::string& log, bool all_lines) {
@@ -560,7 +578,7 @@ TEST(Scan, HitsBetweenAStepsFailureLinesJoinTheStep) {
   const ErrorBlock* step = nullptr;
   const ErrorBlock* warning = nullptr;
   for (const auto& b : r.blocks) {
-    if (b.kind == "step") step = &b;
+    if (b.kind == BlockKind::kStep) step = &b;
     if (!b.matches.empty() && b.matches[0].record->id == "t/utcnow") warning = &b;
   }
   ASSERT_NE(step, nullptr);

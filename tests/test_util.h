@@ -12,7 +12,14 @@
 
 #include <gtest/gtest.h>
 
+#include "kedb/match.h"
 #include "kedb/record.h"
+
+namespace kedb {
+// Kinds print by name in a failed assertion.
+inline void PrintTo(BlockKind kind, std::ostream* os) { *os << BlockKindName(kind); }
+inline void PrintTo(MatchKind kind, std::ostream* os) { *os << MatchKindName(kind); }
+}  // namespace kedb
 
 namespace kedb::testing {
 

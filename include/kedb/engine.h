@@ -1,15 +1,16 @@
 // Engine: one loaded knowledge base and its compiled matcher. Immutable once
-// built; front ends share one across threads and swap in a new one on reload.
+// built, so one engine answers any number of threads at once; front ends
+// share one and swap in a new one on reload.
+//
+//   auto engine = kedb::Engine::Open("kb", {});
+//   if (!engine.ok()) ... engine.status().message() ...
+//   kedb::MatchResult r = (*engine)->Match(text, {});
 #pragma once
 
-#include <functional>
 #include <istream>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 #include "kedb/knowledge_base.h"
 #include "kedb/match.h"
@@ -17,21 +18,6 @@
 #include "kedb/status.h"
 
 namespace kedb {
-
-namespace logs {
-struct Block;
-}  // namespace logs
-namespace search {
-class Bm25Index;
-}  // namespace search
-namespace match {
-class PatternSet;
-class SignatureIndex;
-struct Candidate;
-struct LineWords;
-struct MessageLines;
-struct Neighbour;
-}
 
 struct OpenOptions {
   LoadOptions load = {};
@@ -71,37 +57,17 @@ class Engine {
   // commands that never search never pay for it, and others pay once.
   SearchResult Search(std::string_view query, const SearchOptions& options) const;
 
-  const KnowledgeBase& kb() const { return kb_; }
-  const match::PatternSet& patterns() const { return *patterns_; }
-  const match::SignatureIndex& signatures() const { return *signatures_; }
+  // The knowledge base the engine answers from.
+  const KnowledgeBase& kb() const;
+
+  // The engine's internals (src/engine/engine_impl.h), for kedb's own
+  // tests and benchmarks; an opaque type to every other program.
+  class Impl;
+  const Impl& impl() const { return *impl_; }
 
  private:
-  Engine() = default;
-  const search::Bm25Index& SearchIndex() const;
-  // Records a line reads like (resemblance at least kFuzzyMinSimilarity),
-  // best first: from the signature index, and with `with_search` also from
-  // BM25 search over every field, which widens the net when no pattern
-  // fired.
-  std::vector<match::Neighbour> FuzzyRecords(std::string_view line, const match::LineWords& words, std::size_t k,
-                                             bool with_search) const;
-  // Every candidate record of one message (a pasted text, or an error
-  // block of a log), each scored in the context of the whole message: what
-  // Match reports, before the best are kept.
-  std::vector<match::Candidate> MessageCandidates(const match::MessageLines& message,
-                                                  const MatchOptions& options) const;
-  // Scan: the candidates of one block of a log, scored in its context.
-  // `found` is the segmenter's block (null for hits outside any block);
-  // `candidates` holds the hits placed in the block and receives the
-  // block's candidates.
-  void ScoreBlock(const ErrorBlock& block, const logs::Block* found,
-                  const std::vector<std::pair<std::size_t, std::string>>& hit_texts, const MatchOptions& options,
-                  std::vector<match::Candidate>* candidates) const;
-  KnowledgeBase kb_;
-  std::string cache_dir_;  // "" for none
-  std::unique_ptr<match::PatternSet> patterns_;
-  std::unique_ptr<match::SignatureIndex> signatures_;
-  mutable std::once_flag search_once_;
-  mutable std::unique_ptr<search::Bm25Index> search_;
+  explicit Engine(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
 };
 
 // Parses "torch=2.2,cudnn=8.9,os=linux". Fails on an item without '='.

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "kedb/block_kind.h"
 #include "kedb/record.h"
 
 namespace kedb {
@@ -41,6 +43,14 @@ struct ScoreFactor {
   std::string detail;
 };
 
+// How a match was found: a record's pattern fired on the line, or the line
+// reads like the record (no pattern fired).
+enum class MatchKind : uint8_t { kRegex, kFuzzy };
+
+inline constexpr std::string_view MatchKindName(MatchKind kind) {
+  return kind == MatchKind::kRegex ? "regex" : "fuzzy";
+}
+
 struct Match {
   const Record* record = nullptr;
   double score = 0;               // the ranking score (log-odds); higher is better
@@ -48,7 +58,7 @@ struct Match {
   // [0,1]: of matches reported with 0.8, about 8 in 10 are right on the
   // check half of the real-world case set.
   double confidence = 0;
-  std::string kind = "regex";     // "regex" | "fuzzy"
+  MatchKind kind = MatchKind::kRegex;
   std::size_t line = 0;           // 1-based line of the text the match is on
   std::size_t begin = 0, end = 0; // byte span in the whole text
   std::vector<std::pair<std::string, std::string>> captures;  // group name (or number) -> text
@@ -82,10 +92,8 @@ struct ScanOptions {
 // stack trace, a panic, a compiler error, a failing library call, or lines
 // holding known errors; with the known errors it shows.
 struct ErrorBlock {
-  // "python", "java", "javascript", "cpp", "rust-panic", "rustc", "go-panic",
-  // "npm", "pytest", "compiler", "gpu", "error-line", or "match" (pattern
-  // hits outside any recognised block).
-  std::string kind;
+  // kMatch: pattern hits outside any recognised block.
+  BlockKind kind = BlockKind::kMatch;
   std::size_t first_line = 0, last_line = 0;  // 1-based, inclusive, in the original log
   std::size_t decisive_line = 0;              // the line that says what went wrong
   std::string decisive;                       // its text, cleaned

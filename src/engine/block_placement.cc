@@ -14,7 +14,7 @@ bool Kept(const logs::Block& b, std::size_t line) {
 
 void MergeNeighbours(std::vector<ErrorBlock>* blocks, std::size_t gap) {
   auto single = [](const ErrorBlock& b) {
-    return (b.kind == "error-line" || b.kind == "match" || b.kind == "gpu") && !b.matches.empty() && b.caused_by < 0;
+    return (b.kind == BlockKind::kErrorLine || b.kind == BlockKind::kMatch || b.kind == BlockKind::kGpu) && !b.matches.empty() && b.caused_by < 0;
   };
   std::vector<bool> is_cause(blocks->size(), false);
   for (const auto& b : *blocks) {
@@ -71,7 +71,7 @@ long FindBlock(const std::vector<BlockSpan>& spans, std::size_t first, std::size
 }
 
 bool JoinsBlock(const logs::Block& b, std::size_t line, std::string_view text) {
-  return b.kind != "step" || Kept(b, line) || !logs::IsWarningLine(text);
+  return b.kind != BlockKind::kStep || Kept(b, line) || !logs::IsWarningLine(text);
 }
 
 long AdoptHeader(std::vector<BlockSpan>* spans, std::vector<ErrorBlock>* blocks, std::size_t line, std::string_view text) {
@@ -79,7 +79,7 @@ long AdoptHeader(std::vector<BlockSpan>* spans, std::vector<ErrorBlock>* blocks,
   const long b = FindBlock(*spans, line + 1, line + 1);
   if (b < 0) return -1;
   ErrorBlock& e = (*blocks)[static_cast<std::size_t>(b)];
-  const bool headless = (e.kind == "javascript" || e.kind == "java") && e.first_line == line + 1 &&
+  const bool headless = (e.kind == BlockKind::kJavascript || e.kind == BlockKind::kJava) && e.first_line == line + 1 &&
                         e.decisive_line == e.first_line && e.decisive.rfind("at ", 0) == 0;
   if (!headless) return -1;
   e.first_line = e.decisive_line = line;

@@ -13,7 +13,7 @@ void Score(Candidate* c) {
 }
 
 // What every candidate measures alike: the line, the record, the user.
-Candidate Start(const Engine& engine, std::size_t r, const WordMeasures& measures, const LineWords& words,
+Candidate Start(const Engine::Impl& engine, std::size_t r, const WordMeasures& measures, const LineWords& words,
                 std::size_t line_number, const MatchOptions& options, const TextEnv& text_env) {
   Candidate c;
   c.record = r;
@@ -42,7 +42,7 @@ TextEnv TextEnvOf(std::string_view text) {
   return env.empty() ? kNone : std::make_shared<const std::vector<EnvPair>>(std::move(env));
 }
 
-Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view line, const LineWords& words,
+Candidate MakeMatch(const Engine::Impl& engine, const LineHit& lh, std::string_view line, const LineWords& words,
                     std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
                     const TextEnv& text_env) {
   const PatternSet& set = engine.patterns();
@@ -73,18 +73,27 @@ Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view li
   return c;
 }
 
-Candidate MakeFuzzyMatch(const Engine& engine, const Neighbour& found, std::string_view line, const LineWords& words,
+void AddLineMatches(const Engine::Impl& engine, const std::vector<LineHit>& hits, std::size_t* next,
+                    std::string_view line, const LineWords& words, std::size_t line_offset, std::size_t line_number,
+                    const MatchOptions& options, const TextEnv& text_env, std::vector<Candidate>* out) {
+  const std::size_t li = hits[*next].line;
+  for (; *next < hits.size() && hits[*next].line == li; ++*next) {
+    out->push_back(MakeMatch(engine, hits[*next], line, words, line_offset, line_number, options, text_env));
+  }
+}
+
+Candidate MakeFuzzyMatch(const Engine::Impl& engine, const Neighbour& found, std::string_view line, const LineWords& words,
                          std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
                          const TextEnv& text_env) {
   Candidate c = Start(engine, found.record, found.measures, words, line_number, options, text_env);
-  c.match.kind = "fuzzy";
+  c.match.kind = MatchKind::kFuzzy;
   c.match.begin = line_offset;
   c.match.end = line_offset + line.size();
   Score(&c);
   return c;
 }
 
-void SetContext(const Engine& engine, const LineWords& context, const std::vector<double>& affinity, Candidate* c,
+void SetContext(const Engine::Impl& engine, const LineWords& context, const std::vector<double>& affinity, Candidate* c,
                 bool context_is_line) {
   if (!context_is_line) {
     c->features.context = std::max(c->features.recall, engine.signatures().Recall(context, c->record));

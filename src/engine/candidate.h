@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kedb/engine.h"
+#include "engine/engine_impl.h"
 #include "kedb/match.h"
 #include "logs/preprocess.h"
 #include "match/pattern_set.h"
@@ -42,15 +42,22 @@ TextEnv TextEnvOf(std::string_view text);
 
 // A confirmed hit of a pattern on `line`; `line_offset` is where the line's
 // text starts in the whole input.
-Candidate MakeMatch(const Engine& engine, const LineHit& lh, std::string_view line, const LineWords& words,
+Candidate MakeMatch(const Engine::Impl& engine, const LineHit& lh, std::string_view line, const LineWords& words,
                     std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
                     const TextEnv& text_env);
 
 // A candidate no pattern confirmed, found because the line (its `words`)
 // reads like a record (SignatureIndex::Nearest measured how much).
-Candidate MakeFuzzyMatch(const Engine& engine, const Neighbour& found, std::string_view line, const LineWords& words,
+Candidate MakeFuzzyMatch(const Engine::Impl& engine, const Neighbour& found, std::string_view line, const LineWords& words,
                          std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
                          const TextEnv& text_env);
+
+// The pattern hits on one line, hits[*next] and those after it with the
+// same line, each confirmed into a candidate appended to `out`; *next moves
+// past them. (Match and Scan both read a line's hits this way.)
+void AddLineMatches(const Engine::Impl& engine, const std::vector<LineHit>& hits, std::size_t* next,
+                    std::string_view line, const LineWords& words, std::size_t line_offset, std::size_t line_number,
+                    const MatchOptions& options, const TextEnv& text_env, std::vector<Candidate>* out);
 
 // Fuzzy candidates need a line that shares this much of its weight with a
 // record (Nearest's F1).
@@ -60,7 +67,7 @@ inline constexpr double kFuzzyMinSimilarity = 0.35;
 // much they belong to each domain (DomainCues::Affinity): sets the context
 // features and scores the candidate again. `context_is_line`: the context
 // is the candidate's line itself, whose words were measured already.
-void SetContext(const Engine& engine, const LineWords& context, const std::vector<double>& affinity, Candidate* c,
+void SetContext(const Engine::Impl& engine, const LineWords& context, const std::vector<double>& affinity, Candidate* c,
                 bool context_is_line = false);
 
 // The options' thresholds, with the calibrated defaults filled in.

@@ -1,6 +1,5 @@
 #include "kedb/engine.h"
 
-
 #include <algorithm>
 #include <filesystem>
 #include <future>
@@ -13,6 +12,7 @@
 #include "logs/line_kinds.h"
 #include "logs/preprocess.h"
 #include "engine/candidate.h"
+#include "engine/engine_impl.h"
 #include "match/pattern_set.h"
 #include "match/rank.h"
 #include "match/similarity.h"
@@ -23,6 +23,7 @@ namespace kedb {
 
 using match::Candidate;
 
+Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Engine::~Engine() = default;
 
 Result<std::shared_ptr<const Engine>> Engine::Open(const std::string& kb_path, const OpenOptions& options,
@@ -38,22 +39,40 @@ Result<std::shared_ptr<const Engine>> Engine::Open(const std::string& kb_path, c
 }
 
 Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb, const std::string& cache_dir) {
-  std::shared_ptr<Engine> engine(new Engine());
-  engine->kb_ = std::move(kb);
-  engine->cache_dir_ = cache_dir;
+  auto impl = std::make_unique<Impl>(std::move(kb), cache_dir);
+  if (Status st = impl->Build(); !st.ok()) return st;
+  return std::shared_ptr<const Engine>(new Engine(std::move(impl)));
+}
+
+const KnowledgeBase& Engine::kb() const { return impl_->kb(); }
+
+MatchResult Engine::Match(std::string_view text, const MatchOptions& options) const {
+  return impl_->Match(text, options);
+}
+
+Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const {
+  return impl_->Scan(in, options, result);
+}
+
+SearchResult Engine::Search(std::string_view query, const SearchOptions& options) const {
+  return impl_->Search(query, options);
+}
+
+Engine::Impl::Impl(KnowledgeBase kb, std::string cache_dir) : kb_(std::move(kb)), cache_dir_(std::move(cache_dir)) {}
+Engine::Impl::~Impl() = default;
+
+Status Engine::Impl::Build() {
   std::vector<std::string> patterns;
-  patterns.reserve(engine->kb_.size());
-  for (const Record& r : engine->kb_.records()) patterns.push_back(r.regex);
+  patterns.reserve(kb_.size());
+  for (const Record& r : kb_.records()) patterns.push_back(r.regex);
   // The signature index needs only the records: it is read from the cache
   // (or built) on the other core while the pattern database loads.
-  auto signatures = std::async(std::launch::async, [&kb = engine->kb_, &cache_dir] {
-    return match::SignatureIndex::Open(kb, cache_dir);
-  });
-  auto set = match::PatternSet::Build(std::move(patterns), cache_dir);
-  engine->signatures_ = signatures.get();
+  auto signatures = std::async(std::launch::async, [this] { return match::SignatureIndex::Open(kb_, cache_dir_); });
+  auto set = match::PatternSet::Build(std::move(patterns), cache_dir_);
+  signatures_ = signatures.get();
   if (!set.ok()) return set.status();
-  engine->patterns_ = std::move(set).value();
-  return std::shared_ptr<const Engine>(std::move(engine));
+  patterns_ = std::move(set).value();
+  return Status::Ok();
 }
 
 // Lines past this many are matched by pattern only: a pasted message is
@@ -94,7 +113,7 @@ std::vector<bool> ProblemLines(std::string_view text, const std::vector<std::siz
 
 }  // namespace
 
-std::vector<Candidate> Engine::MessageCandidates(const match::MessageLines& m, const MatchOptions& options) const {
+std::vector<Candidate> Engine::Impl::MessageCandidates(const match::MessageLines& m, const MatchOptions& options) const {
   const std::string_view text = m.text;
   const std::vector<std::size_t>& starts = m.starts;
   const bool short_message = starts.size() <= kShortMessageLines;
@@ -115,10 +134,10 @@ std::vector<Candidate> Engine::MessageCandidates(const match::MessageLines& m, c
     const bool fuzzy = i < kFuzzyLinesPerMessage && (short_message || problem[i]);
     if (!has_hits && !fuzzy) continue;
     match::LineWords words = signatures_->Words(line);
-    for (; h < hits.size() && hits[h].line == i; ++h) {
-      regex_hit[hits[h].pattern] = true;
-      candidates.push_back(
-          MakeMatch(*this, hits[h], line, words, m.origins[i], m.numbers[i], options, text_env));
+    if (has_hits) {
+      const std::size_t first = candidates.size();
+      AddLineMatches(*this, hits, &h, line, words, m.origins[i], m.numbers[i], options, text_env, &candidates);
+      for (std::size_t k = first; k < candidates.size(); ++k) regex_hit[candidates[k].record] = true;
     }
     if (!fuzzy) continue;
     // With no pattern fired anywhere, search widens the net (first lines only).
@@ -158,15 +177,15 @@ std::vector<Candidate> Engine::MessageCandidates(const match::MessageLines& m, c
     if (logs::LineText(text, starts, i).find_first_not_of(" \t") != std::string_view::npos) ++lines_with_text;
   }
   for (Candidate& c : candidates) {
-    if (lines_with_text == 1 && c.match.kind == "fuzzy") c.features.fuzzy_alone = 1;
+    if (lines_with_text == 1 && c.match.kind == MatchKind::kFuzzy) c.features.fuzzy_alone = 1;
     match::SetContext(*this, context, affinity, &c, one_line);
   }
   // A record hit by a pattern anywhere is not also offered as fuzzy.
-  std::erase_if(candidates, [&](const Candidate& c) { return c.match.kind == "fuzzy" && regex_hit[c.record]; });
+  std::erase_if(candidates, [&](const Candidate& c) { return c.match.kind == MatchKind::kFuzzy && regex_hit[c.record]; });
   return candidates;
 }
 
-MatchResult Engine::Match(std::string_view raw, const MatchOptions& options) const {
+MatchResult Engine::Impl::Match(std::string_view raw, const MatchOptions& options) const {
   // Matched as cleaned lines (see logs/preprocess.h); spans are mapped back
   // to the raw text through each line's start and stripped prefix.
   std::vector<std::size_t> raw_starts = logs::LineStarts(raw);
@@ -187,7 +206,7 @@ MatchResult Engine::Match(std::string_view raw, const MatchOptions& options) con
 // BM25 indexes kept per cache folder, as for pattern databases.
 constexpr std::size_t kCachedSearchIndexes = 8;
 
-const search::Bm25Index& Engine::SearchIndex() const {
+const search::Bm25Index& Engine::Impl::SearchIndex() const {
   std::call_once(search_once_, [&]() {
     std::string path;
     if (!cache_dir_.empty()) {
@@ -207,7 +226,7 @@ const search::Bm25Index& Engine::SearchIndex() const {
   return *search_;
 }
 
-std::vector<match::Neighbour> Engine::FuzzyRecords(std::string_view line, const match::LineWords& words,
+std::vector<match::Neighbour> Engine::Impl::FuzzyRecords(std::string_view line, const match::LineWords& words,
                                                    std::size_t k, bool with_search) const {
   auto out = signatures_->Nearest(words, k, match::kFuzzyMinSimilarity);
   if (!with_search) return out;
@@ -225,7 +244,7 @@ std::vector<match::Neighbour> Engine::FuzzyRecords(std::string_view line, const 
   return out;
 }
 
-SearchResult Engine::Search(std::string_view query, const SearchOptions& options) const {
+SearchResult Engine::Impl::Search(std::string_view query, const SearchOptions& options) const {
   SearchResult result;
   const std::size_t wanted = options.domain.empty() ? options.top : kb_.size();
   for (auto& h : SearchIndex().Search(query, wanted)) {

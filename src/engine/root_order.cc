@@ -32,9 +32,9 @@ bool LeadsTo(const Record& a, const Record& b) {
 //      5bb35ccb as detached HEAD"), or that are source code a traceback
 //      quotes ("raise AssertionError(...)").
 int Tier(const ErrorBlock& b) {
-  if (b.kind != "match") {
-    if (!b.matches.empty() || (b.kind != "error-line" && b.kind != "step")) return 0;
-    return b.kind == "step" || logs::IsWrapperLine(b.decisive) ? 2 : 1;
+  if (b.kind != BlockKind::kMatch) {
+    if (!b.matches.empty() || (b.kind != BlockKind::kErrorLine && b.kind != BlockKind::kStep)) return 0;
+    return b.kind == BlockKind::kStep || logs::IsWrapperLine(b.decisive) ? 2 : 1;
   }
   // A known error on a line that only reports an exit status (wandb's
   // "(failed 1)") says no more than a warning does.

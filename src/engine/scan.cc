@@ -1,21 +1,33 @@
 // Engine::Scan: a whole log, streamed, into error blocks with their known
-// errors, root first.
+// errors, root first. The pipeline runs in named stages:
+//   1. ReadChunks: the log in chunks of whole lines, each cleaned and run
+//      through the pattern database (on several threads when asked);
+//   2. LineStage::Take, in log order: lines to the block segmenter, and
+//      the pattern hits ranked on their own line and grouped into regions;
+//   3. PlaceHits: the segmenter's blocks, with each region's hits placed
+//      into the block holding their line, or standing alone;
+//   4. ScoreBlocks: each block read as a message, ranked, the best kept;
+//   5. Tidy: decisive lines, weak blocks dropped, neighbours merged, root
+//      error first.
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <future>
 #include <memory>
-#include <unordered_map>
-#include <unordered_set>
 
+#include <fmt/format.h>
+
+#include "engine/block_placement.h"
+#include "engine/candidate.h"
+#include "engine/engine_impl.h"
+#include "engine/hit_regions.h"
+#include "engine/root_order.h"
 #include "kedb/engine.h"
 #include "logs/blocks.h"
 #include "logs/line_chunker.h"
 #include "logs/line_kinds.h"
 #include "logs/preprocess.h"
 #include "logs/triggers.h"
-#include "engine/block_placement.h"
-#include "engine/candidate.h"
-#include "engine/root_order.h"
 
 namespace kedb {
 namespace {
@@ -24,138 +36,24 @@ using match::AdoptHeader;
 using match::BlockSpan;
 using match::Candidate;
 using match::FindBlock;
+using match::HitRegions;
 using match::JoinsBlock;
 using match::Kept;
+using match::LineOf;
+using match::LineTexts;
 using match::MergeNeighbours;
 
-// Distinct quiet lines remembered at once (see Engine::Scan).
+// Distinct quiet lines remembered at once (see LineStage).
 constexpr std::size_t kQuietLines = 4096;
 
 // The confidence a known error needs on a line that only reports an exit
-// status (see Scan).
+// status (see Tidy).
 constexpr double kSureOnExitStatus = 0.5;
 
-// Over-long lines, read as their head and tail (logs::LineChunker). A
-// match in the tail is given its offset in the input, past the dropped
-// middle.
-class CutLines {
- public:
-  void Add(std::size_t line, std::size_t tail_offset, std::size_t shift) { cuts_.push_back({line, tail_offset, shift}); }
-  void FixOffsets(Match* m) const {
-    for (const Cut& c : cuts_) {
-      if (c.line != m->line) continue;
-      if (m->begin >= c.tail_offset) m->begin += c.shift;
-      if (m->end > c.tail_offset) m->end += c.shift;
-    }
-  }
-
- private:
-  struct Cut {
-    std::size_t line, tail_offset, shift;
-  };
-  std::vector<Cut> cuts_;
-};
-
-// Looks up a string_view in a set of strings without copying it.
-struct TextHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-using TextSet = std::unordered_set<std::string, TextHash, std::equal_to<>>;
-
-// Pattern hits grouped into regions of nearby lines as the log streams by.
-// A region seen again (same best record, same line up to numbers) is
-// counted, not kept twice, so memory follows the distinct errors.
-class HitRegions {
- public:
-  struct Region {
-    std::size_t first_line = 0, last_line = 0;
-    std::vector<std::pair<std::size_t, std::string>> texts;  // lines with hits, cleaned (the first 64)
-    std::size_t count = 1;
-    std::vector<std::pair<std::size_t, std::size_t>> repeats;
-    std::vector<Candidate> candidates;  // best first, at most `top` per record
-  };
-
-  HitRegions(std::size_t gap, std::size_t top) : gap_(gap), top_(top) {}
-
-  // Candidates found on line `line_no` (increasing), whose text is `text`.
-  void Add(std::size_t line_no, std::string_view text, std::vector<Candidate>&& found) {
-    if (found.empty()) return;
-    if (open_ && line_no > open_region_.last_line + gap_) Close();
-    if (!open_) {
-      open_region_ = Region();
-      open_region_.first_line = line_no;
-      open_ = true;
-    }
-    open_region_.last_line = line_no;
-    if (open_region_.texts.size() < 64) open_region_.texts.emplace_back(line_no, text);
-    for (auto& c : found) open_region_.candidates.push_back(std::move(c));
-    // A long region keeps only its best candidates as it grows.
-    if (open_region_.candidates.size() > 256) match::KeepBestOf(&open_region_.candidates, std::max<std::size_t>(top_, 64));
-  }
-
-  void Finish() {
-    if (open_) Close();
-  }
-  std::vector<Region>& regions() { return regions_; }
-  std::size_t dropped() const { return dropped_; }
-
- private:
-  void Close() {
-    open_ = false;
-    // Kept per line, not only per record: the lines may fall into different
-    // error blocks. Bounded all the same.
-    auto& cs = open_region_.candidates;
-    std::stable_sort(cs.begin(), cs.end(), [](const Candidate& a, const Candidate& b) { return a.match.score > b.match.score; });
-    std::vector<Candidate> kept;
-    for (auto& c : cs) {
-      if (kept.size() >= std::max<std::size_t>(top_, 32)) break;
-      bool seen = std::any_of(kept.begin(), kept.end(), [&](const Candidate& k) {
-        return k.match.record == c.match.record && k.match.line == c.match.line;
-      });
-      if (!seen) kept.push_back(std::move(c));
-    }
-    cs = std::move(kept);
-    std::string key = open_region_.candidates.empty() ? std::string() : open_region_.candidates[0].match.record->id;
-    key += '\x1f';
-    // The best candidate's line, numbers aside, tells repeats apart.
-    for (const auto& [line, text] : open_region_.texts) {
-      if (cs.empty() || line != cs[0].match.line) continue;
-      for (char c : text) key += (c >= '0' && c <= '9') ? '#' : c;
-      break;
-    }
-    if (auto it = by_key_.find(key); it != by_key_.end()) {
-      Region& first = regions_[it->second];
-      ++first.count;
-      if (first.repeats.size() < logs::BlockSegmenter::kMaxOccurrences) {
-        first.repeats.emplace_back(open_region_.first_line, open_region_.last_line);
-      }
-      return;
-    }
-    if (regions_.size() >= logs::BlockSegmenter::kMaxBlocks) {
-      ++dropped_;
-      return;
-    }
-    by_key_.emplace(std::move(key), regions_.size());
-    regions_.push_back(std::move(open_region_));
-  }
-
-  std::size_t gap_, top_;
-  bool open_ = false;
-  Region open_region_;
-  std::vector<Region> regions_;
-  std::unordered_map<std::string, std::size_t> by_key_;
-  std::size_t dropped_ = 0;
-};
-
-// The text of line `line` among a region's lines with hits; empty past the
-// ones kept.
-std::string_view LineOf(const std::vector<std::pair<std::size_t, std::string>>& texts, std::size_t line) {
-  for (const auto& [n, text] : texts) {
-    if (n == line) return text;
-  }
-  return {};
-}
+// Reading a block as a message costs tens of microseconds to a few
+// milliseconds; a log of endless distinct errors is read so only up to
+// kMessageBlocks, and its other blocks by their decisive lines.
+constexpr std::size_t kMessageBlocks = 1000;
 
 // One chunk of the log, cleaned and matched against the patterns: the part
 // of a scan that may run on any thread. What follows (error blocks,
@@ -179,11 +77,267 @@ void MatchChunk(const match::PatternSet& patterns, bool problem_lines, MatchedCh
   patterns.Scan(c->cleaned.text, c->cleaned.starts, &c->hits, problem_lines ? &c->flags : nullptr);
 }
 
+// Stage 1. Reads `in` chunk by chunk, matches each chunk (MatchChunk) and
+// hands the chunks to `take` in log order. With several threads, chunks are
+// copied out of the reader's buffer and matched on their own threads, at
+// most `threads` at once; the oldest is taken as soon as it is done, so
+// memory stays bounded and the result is the one-thread one. Fails on a
+// compressed log (read as bytes it would give no error and no warning).
+Status ReadChunks(std::istream& in, const ScanOptions& options, const match::PatternSet& patterns,
+                  bool problem_lines, const std::function<void(const MatchedChunk&)>& take, bool* read_failed) {
+  logs::LineChunker chunker(in, 1 << 20, options.max_line_bytes);
+  logs::LineChunk chunk;
+  auto load = [&chunk](std::string_view raw, MatchedChunk* c) {
+    c->raw = raw;
+    c->raw_starts.swap(chunk.line_starts);
+    c->first_line = chunk.first_line, c->first_offset = chunk.first_offset;
+    c->tail_at = chunk.tail_at, c->tail_shift = chunk.tail_shift;
+  };
+  auto compressed = [&chunk]() -> std::optional<Status> {
+    if (chunk.first_offset != 0) return std::nullopt;
+    const std::string_view format = logs::CompressionOf(chunk.text);
+    if (format.empty()) return std::nullopt;
+    return Status::InvalidArgument(
+        fmt::format("the input is {}-compressed, not text; decompress it first (zcat, zstdcat, bzcat, xzcat, unzip -p)",
+                    format));
+  };
+  const std::size_t threads = std::max<std::size_t>(options.threads, 1);
+  if (threads == 1) {
+    MatchedChunk c;
+    while (chunker.Next(&chunk)) {
+      if (auto error = compressed()) return *error;
+      load(chunk.text, &c);
+      MatchChunk(patterns, problem_lines, &c);
+      take(c);
+    }
+    *read_failed = chunker.failed();
+    return Status::Ok();
+  }
+  std::deque<std::pair<std::unique_ptr<MatchedChunk>, std::future<void>>> running;
+  std::vector<std::unique_ptr<MatchedChunk>> spare;
+  auto take_oldest = [&] {
+    running.front().second.get();
+    std::unique_ptr<MatchedChunk> c = std::move(running.front().first);
+    running.pop_front();
+    take(*c);
+    spare.push_back(std::move(c));
+  };
+  while (chunker.Next(&chunk)) {
+    if (auto error = compressed()) return *error;  // first chunk: nothing runs yet
+    if (running.size() >= threads) take_oldest();
+    std::unique_ptr<MatchedChunk> c;
+    if (spare.empty()) {
+      c = std::make_unique<MatchedChunk>();
+    } else {
+      c = std::move(spare.back());
+      spare.pop_back();
+    }
+    c->own.assign(chunk.text);
+    load(c->own, c.get());
+    MatchedChunk* work = c.get();
+    running.emplace_back(std::move(c), std::async(std::launch::async, [&patterns, problem_lines, work] {
+                           MatchChunk(patterns, problem_lines, work);
+                         }));
+  }
+  while (!running.empty()) take_oldest();
+  *read_failed = chunker.failed();
+  return Status::Ok();
+}
+
+// Stage 2, in log order: feeds the segmenter, ranks each line's hits on
+// the line alone, and groups the lines worth reporting into regions.
+class LineStage {
+ public:
+  LineStage(const Engine::Impl& engine, const ScanOptions& options)
+      : regions(options.region_gap, options.match.top), engine_(engine), options_(options) {}
+
+  void Take(const MatchedChunk& c) {
+    const std::vector<std::size_t>& starts = c.cleaned.starts;
+    summary.lines += starts.size();
+    summary.bytes += c.raw.size() + c.tail_shift;  // the input bytes, the cut middle included
+    if (c.tail_at != std::string_view::npos) {
+      ++summary.truncated_lines;
+      cut_lines.Add(c.first_line + c.raw_starts.size() - 1, c.first_offset + c.tail_at, c.tail_shift);
+    }
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      segmenter.Add(c.first_line + i, logs::LineText(c.cleaned.text, starts, i), c.cleaned.marks[i],
+                    (c.flags[i] & logs::kTriggerLine) != 0, c.first_offset + c.cleaned.origins[i], c.flags[i] != 0);
+    }
+    for (std::size_t i = 0; i < c.hits.size();) TakeLineHits(c, &i);
+  }
+
+  logs::BlockSegmenter segmenter;
+  HitRegions regions;
+  match::CutLines cut_lines;
+  ScanSummary summary;
+
+ private:
+  // The hits on one line, c.hits[*next] and those after it on that line.
+  void TakeLineHits(const MatchedChunk& c, std::size_t* next) {
+    const std::size_t li = c.hits[*next].line;
+    const std::size_t line_no = c.first_line + li;
+    const std::string_view line = logs::LineText(c.cleaned.text, c.cleaned.starts, li);
+    // A line's matches depend on its text alone, so the same text again (a
+    // progress line, a repeated install step) is passed over when its hits
+    // were all too weak to report.
+    if (quiet_.contains(line)) {
+      while (*next < c.hits.size() && c.hits[*next].line == li) ++*next;
+      return;
+    }
+    const match::LineWords words = engine_.signatures().Words(line);
+    std::vector<Candidate> found;
+    // Versions named on the line itself inform the ranking.
+    match::AddLineMatches(engine_, c.hits, next, line, words, c.first_offset + c.cleaned.origins[li], line_no,
+                          options_.match, match::TextEnvOf(line), &found);
+    // Until the blocks are known, the line is its own context. Error blocks
+    // are matched again as a whole once known (ScoreBlock), so this only
+    // decides for lines outside them, which stand alone.
+    const std::vector<double> affinity = engine_.signatures().domains().Affinity(words);
+    for (Candidate& m : found) match::SetContext(engine_, words, affinity, &m, /*context_is_line=*/true);
+    std::erase_if(found, [&](const Candidate& m) { return !match::Listable(m, options_.match); });  // weak: abstain
+    if (found.empty()) {
+      if (quiet_.size() >= kQuietLines) quiet_.clear();
+      quiet_.emplace(line);
+      return;
+    }
+    // The rest of a line GitLab split is read with its first part (a
+    // warning's tail is still a warning).
+    const std::size_t raw_start = c.raw_starts[li];
+    if (li > 0 && logs::ContinuesPreviousLine(c.raw.substr(raw_start, c.cleaned.origins[li] - raw_start))) {
+      std::string whole(logs::LineText(c.cleaned.text, c.cleaned.starts, li - 1));
+      whole += line;
+      regions.Add(line_no, whole, std::move(found));
+    } else {
+      regions.Add(line_no, line, std::move(found));
+    }
+  }
+
+  const Engine::Impl& engine_;
+  const ScanOptions& options_;
+  match::TextSet quiet_;
+};
+
+// A log's error blocks while they are being built: the segmenter's blocks
+// first (same index as in `found`), then hits standing alone; for each, its
+// candidates and the texts of its lines with hits.
+struct PlacedBlocks {
+  std::vector<logs::Block> found;
+  std::vector<ErrorBlock> blocks;
+  std::vector<std::vector<Candidate>> candidates;
+  std::vector<LineTexts> hit_texts;
+};
+
+ErrorBlock FromSegmenter(const logs::Block& b) {
+  ErrorBlock e;
+  e.kind = b.kind;
+  e.first_line = b.first_line, e.last_line = b.last_line, e.decisive_line = b.decisive_line;
+  e.decisive = b.decisive;
+  e.frames = b.frames;
+  e.frame_count = b.frame_count, e.count = b.count;
+  e.caused_by = b.caused_by;
+  return e;
+}
+
+// Stage 3: each hit goes to the block holding its line; the rest of a
+// region, if any, stands as a block of its own.
+PlacedBlocks PlaceHits(std::vector<logs::Block> found, std::vector<HitRegions::Region>& regions) {
+  PlacedBlocks p;
+  p.found = std::move(found);
+  std::vector<BlockSpan> spans;
+  for (const logs::Block& b : p.found) {
+    spans.push_back({b.first_line, b.last_line, p.blocks.size()});
+    for (auto [f, l] : b.repeats) spans.push_back({f, l, p.blocks.size()});
+    p.blocks.push_back(FromSegmenter(b));
+  }
+  p.candidates.resize(p.blocks.size());
+  p.hit_texts.resize(p.blocks.size());
+  std::sort(spans.begin(), spans.end());
+  for (auto& r : regions) {
+    std::vector<Candidate> rest;
+    auto add_text = [&r](std::size_t line, LineTexts* to) {
+      if (std::any_of(to->begin(), to->end(), [&](const auto& t) { return t.first == line; })) return;
+      for (const auto& t : r.texts) {
+        if (t.first == line) to->push_back(t);
+      }
+    };
+    for (auto& c : r.candidates) {
+      long into = FindBlock(spans, c.match.line, c.match.line);
+      if (into < 0 && r.count > 1) into = FindBlock(spans, r.first_line, r.last_line);
+      if (into < 0) into = AdoptHeader(&spans, &p.blocks, c.match.line, LineOf(r.texts, c.match.line));
+      if (into >= 0 && static_cast<std::size_t>(into) < p.found.size() &&
+          !JoinsBlock(p.found[static_cast<std::size_t>(into)], c.match.line, LineOf(r.texts, c.match.line))) {
+        into = -1;
+      }
+      if (into >= 0) {
+        add_text(c.match.line, &p.hit_texts[static_cast<std::size_t>(into)]);
+        p.candidates[static_cast<std::size_t>(into)].push_back(std::move(c));
+      } else {
+        rest.push_back(std::move(c));
+      }
+    }
+    if (rest.empty()) continue;
+    ErrorBlock e;
+    e.kind = BlockKind::kMatch;
+    e.first_line = e.last_line = rest[0].match.line;
+    for (const auto& c : rest) {
+      e.first_line = std::min(e.first_line, c.match.line);
+      e.last_line = std::max(e.last_line, c.match.line);
+    }
+    e.decisive_line = rest[0].match.line;  // candidates are best first
+    e.decisive = std::string(LineOf(r.texts, e.decisive_line));
+    e.count = r.count;
+    p.blocks.push_back(std::move(e));
+    p.hit_texts.emplace_back();
+    for (const auto& c : rest) add_text(c.match.line, &p.hit_texts.back());
+    p.candidates.push_back(std::move(rest));
+  }
+  return p;
+}
+
+// Stage 5a: a failed step whose output holds a known error is shown at that
+// error.
+void ShowStepsAtTheirError(const std::vector<logs::Block>& found, std::vector<ErrorBlock>* blocks) {
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    ErrorBlock& e = (*blocks)[i];
+    if (e.kind != BlockKind::kStep || e.matches.empty()) continue;
+    const std::size_t line = e.matches[0].line;
+    const logs::Block& b = found[i];
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < b.text_lines.size(); ++k) {
+      const std::size_t end = b.text.find('\n', at);
+      if (b.text_lines[k].line_no == line) {
+        e.decisive_line = line;
+        e.decisive = b.text.substr(at, end - at);
+        break;
+      }
+      at = end + 1;
+    }
+  }
+}
+
+// Stage 5: the blocks as a reader should see them, root error first.
+void Tidy(const std::vector<logs::Block>& found, std::size_t region_gap, std::vector<ErrorBlock>* blocks) {
+  ShowStepsAtTheirError(found, blocks);
+  // A line outside any block that only reports an exit status (wandb's
+  // teardown "... (failed 1)") carries little evidence of its own: a known
+  // error found on it is reported only when the model is sure of it.
+  for (ErrorBlock& b : *blocks) {
+    if (b.kind == BlockKind::kMatch && !b.matches.empty() && b.matches[0].confidence < kSureOnExitStatus &&
+        logs::IsWrapperLine(b.decisive)) {
+      b.matches.clear();
+    }
+  }
+  // Hits outside any error block that nothing is reported for are no block.
+  // (Such blocks come after the segmenter's, so no caused_by index moves.)
+  std::erase_if(*blocks, [](const ErrorBlock& b) { return b.kind == BlockKind::kMatch && b.matches.empty(); });
+  MergeNeighbours(blocks, region_gap);
+  match::OrderRootFirst(blocks);
+}
+
 }  // namespace
 
-void Engine::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
-                        const std::vector<std::pair<std::size_t, std::string>>& hit_texts, const MatchOptions& options,
-                        std::vector<Candidate>* candidates) const {
+void Engine::Impl::ScoreBlock(const ErrorBlock& block, const logs::Block* found, const LineTexts& hit_texts,
+                              const MatchOptions& options, std::vector<Candidate>* candidates) const {
   if (found && !found->text.empty()) {
     // An error block whose lines were kept is read as a message of its own,
     // as `kedb match` reads a paste. Hits found while streaming on lines
@@ -233,251 +387,45 @@ void Engine::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
   for (Candidate& c : *candidates) match::SetContext(*this, words, affinity, &c);
 }
 
-Status Engine::Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const {
-  logs::LineChunker chunker(in, 1 << 20, options.max_line_bytes);
-  logs::LineChunk chunk;
-  logs::BlockSegmenter segmenter;
-  HitRegions regions(options.region_gap, options.match.top);
-  ScanSummary sum;
+Status Engine::Impl::Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const {
+  // Stages 1 and 2.
+  LineStage lines(*this, options);
   const bool problem_lines = !options.all_lines && patterns_->has_broad();
-  // Cleaned lines whose hits were all too weak to report. A line's matches
-  // depend on its text alone, so the same text again (a progress line, a
-  // repeated install step) is passed over without ranking it again.
-  TextSet quiet;
-  CutLines cut_lines;
+  bool read_failed = false;
+  Status st = ReadChunks(in, options, *patterns_, problem_lines, [&](const MatchedChunk& c) { lines.Take(c); },
+                         &read_failed);
+  if (!st.ok()) return st;
+  lines.segmenter.Finish();
+  lines.regions.Finish();
 
-  // In log order: feed the segmenter, rank the hits, group them in regions.
-  auto take = [&](const MatchedChunk& c) {
-    const std::string_view text = c.cleaned.text;
-    const std::vector<std::size_t>& starts = c.cleaned.starts;
-    sum.lines += starts.size();
-    sum.bytes += c.raw.size() + c.tail_shift;  // the input bytes, the cut middle included
-    if (c.tail_at != std::string_view::npos) {
-      ++sum.truncated_lines;
-      cut_lines.Add(c.first_line + c.raw_starts.size() - 1, c.first_offset + c.tail_at, c.tail_shift);
-    }
-    for (std::size_t i = 0; i < starts.size(); ++i) {
-      segmenter.Add(c.first_line + i, logs::LineText(text, starts, i), c.cleaned.marks[i],
-                    (c.flags[i] & logs::kTriggerLine) != 0, c.first_offset + c.cleaned.origins[i], c.flags[i] != 0);
-    }
-    const std::vector<match::LineHit>& hits = c.hits;
-    for (std::size_t i = 0; i < hits.size();) {
-      const std::size_t li = hits[i].line;
-      const std::size_t line_no = c.first_line + li;
-      std::string_view line = logs::LineText(text, starts, li);
-      if (quiet.contains(line)) {
-        while (i < hits.size() && hits[i].line == li) ++i;
-        continue;
-      }
-      // Versions named on the line itself inform the ranking.
-      const match::TextEnv text_env = match::TextEnvOf(line);
-      match::LineWords words = signatures_->Words(line);
-      std::vector<Candidate> found;
-      const std::size_t origin = c.first_offset + c.cleaned.origins[li];
-      // Until the blocks are known, the line is its own context. Error
-      // blocks are matched again as a whole once known (ScoreBlock), so
-      // this only decides for lines outside them, which stand alone.
-      const std::vector<double> affinity = signatures_->domains().Affinity(words);
-      for (; i < hits.size() && hits[i].line == li; ++i) {
-        Candidate m = match::MakeMatch(*this, hits[i], line, words, origin, line_no, options.match, text_env);
-        match::SetContext(*this, words, affinity, &m, /*context_is_line=*/true);
-        if (match::Listable(m, options.match)) found.push_back(std::move(m));  // weak hits: abstain
-      }
-      if (found.empty()) {
-        if (quiet.size() >= kQuietLines) quiet.clear();
-        quiet.emplace(line);
-        continue;
-      }
-      // The rest of a line GitLab split is read with its first part (a
-      // warning's tail is still a warning).
-      const std::size_t raw_start = c.raw_starts[li];
-      if (li > 0 && logs::ContinuesPreviousLine(c.raw.substr(raw_start, c.cleaned.origins[li] - raw_start))) {
-        std::string whole(logs::LineText(text, starts, li - 1));
-        whole += line;
-        regions.Add(line_no, whole, std::move(found));
-      } else {
-        regions.Add(line_no, line, std::move(found));
-      }
-    }
-  };
+  // Stage 3.
+  PlacedBlocks placed = PlaceHits(lines.segmenter.TakeBlocks(), lines.regions.regions());
 
-  // The chunk just read, as `c`'s input; `raw` holds its bytes.
-  auto load = [&chunk](std::string_view raw, MatchedChunk* c) {
-    c->raw = raw;
-    c->raw_starts.swap(chunk.line_starts);
-    c->first_line = chunk.first_line, c->first_offset = chunk.first_offset;
-    c->tail_at = chunk.tail_at, c->tail_shift = chunk.tail_shift;
-  };
-  // A compressed log read as bytes would give no error and no warning.
-  auto compressed = [&chunk]() -> std::optional<Status> {
-    if (chunk.first_offset != 0) return std::nullopt;
-    const std::string_view format = logs::CompressionOf(chunk.text);
-    if (format.empty()) return std::nullopt;
-    return Status::InvalidArgument(
-        fmt::format("the input is {}-compressed, not text; decompress it first (zcat, zstdcat, bzcat, xzcat, unzip -p)",
-                    format));
-  };
-  const std::size_t threads = std::max<std::size_t>(options.threads, 1);
-  if (threads == 1) {
-    MatchedChunk c;
-    while (chunker.Next(&chunk)) {
-      if (auto error = compressed()) return *error;
-      load(chunk.text, &c);
-      MatchChunk(*patterns_, problem_lines, &c);
-      take(c);
-    }
-  } else {
-    // Chunks are copied out of the reader's buffer and matched on their own
-    // threads, at most `threads` at once; the oldest is taken as soon as it
-    // is done, so memory stays bounded and the result is the one-thread one.
-    std::deque<std::pair<std::unique_ptr<MatchedChunk>, std::future<void>>> running;
-    std::vector<std::unique_ptr<MatchedChunk>> spare;
-    auto take_oldest = [&] {
-      running.front().second.get();
-      std::unique_ptr<MatchedChunk> c = std::move(running.front().first);
-      running.pop_front();
-      take(*c);
-      spare.push_back(std::move(c));
-    };
-    while (chunker.Next(&chunk)) {
-      if (auto error = compressed()) return *error;  // first chunk: nothing runs yet
-      if (running.size() >= threads) take_oldest();
-      std::unique_ptr<MatchedChunk> c;
-      if (spare.empty()) {
-        c = std::make_unique<MatchedChunk>();
-      } else {
-        c = std::move(spare.back());
-        spare.pop_back();
-      }
-      c->own.assign(chunk.text);
-      load(c->own, c.get());
-      MatchedChunk* work = c.get();
-      running.emplace_back(std::move(c), std::async(std::launch::async, [this, problem_lines, work] {
-                             MatchChunk(*patterns_, problem_lines, work);
-                           }));
-    }
-    while (!running.empty()) take_oldest();
-  }
-  segmenter.Finish();
-  regions.Finish();
-
-  // Structural blocks, then hit regions placed into them or standing alone.
-  std::vector<logs::Block> found_blocks = segmenter.TakeBlocks();
-  std::vector<ErrorBlock> blocks;
-  std::vector<std::vector<Candidate>> candidates;
-  std::vector<BlockSpan> spans;
-  for (auto& b : found_blocks) {
-    ErrorBlock e;
-    e.kind = b.kind;
-    e.first_line = b.first_line, e.last_line = b.last_line, e.decisive_line = b.decisive_line;
-    e.decisive = b.decisive;
-    e.frames = b.frames;
-    e.frame_count = b.frame_count, e.count = b.count;
-    e.caused_by = b.caused_by;
-    spans.push_back({e.first_line, e.last_line, blocks.size()});
-    for (auto [f, l] : b.repeats) spans.push_back({f, l, blocks.size()});
-    blocks.push_back(std::move(e));
-  }
-  candidates.resize(blocks.size());
-  // The texts of the lines with hits each block received, for its context.
-  std::vector<std::vector<std::pair<std::size_t, std::string>>> hit_texts(blocks.size());
-  std::sort(spans.begin(), spans.end());
-  for (auto& r : regions.regions()) {
-    // Each hit goes to the block holding its line; the rest of the region,
-    // if any, stands as a block of its own.
-    std::vector<Candidate> rest;
-    auto add_text = [&r](std::size_t line, std::vector<std::pair<std::size_t, std::string>>* to) {
-      if (std::any_of(to->begin(), to->end(), [&](const auto& t) { return t.first == line; })) return;
-      for (const auto& t : r.texts) {
-        if (t.first == line) to->push_back(t);
-      }
-    };
-    for (auto& c : r.candidates) {
-      long into = FindBlock(spans, c.match.line, c.match.line);
-      if (into < 0 && r.count > 1) into = FindBlock(spans, r.first_line, r.last_line);
-      if (into < 0) into = AdoptHeader(&spans, &blocks, c.match.line, LineOf(r.texts, c.match.line));
-      if (into >= 0 && static_cast<std::size_t>(into) < found_blocks.size() &&
-          !JoinsBlock(found_blocks[static_cast<std::size_t>(into)], c.match.line, LineOf(r.texts, c.match.line))) {
-        into = -1;
-      }
-      if (into >= 0) {
-        add_text(c.match.line, &hit_texts[static_cast<std::size_t>(into)]);
-        candidates[static_cast<std::size_t>(into)].push_back(std::move(c));
-      } else {
-        rest.push_back(std::move(c));
-      }
-    }
-    if (rest.empty()) continue;
-    ErrorBlock e;
-    e.kind = "match";
-    e.first_line = e.last_line = rest[0].match.line;
-    for (const auto& c : rest) {
-      e.first_line = std::min(e.first_line, c.match.line);
-      e.last_line = std::max(e.last_line, c.match.line);
-    }
-    e.decisive_line = rest[0].match.line;  // candidates are best first
-    for (auto& [line, text] : r.texts) {
-      if (line == e.decisive_line) e.decisive = text;
-    }
-    e.count = r.count;
-    blocks.push_back(std::move(e));
-    hit_texts.emplace_back();
-    for (const auto& c : rest) add_text(c.match.line, &hit_texts.back());
-    candidates.push_back(std::move(rest));
-  }
-  // Reading a block as a message costs tens of microseconds to a few
-  // milliseconds; a log of endless distinct errors is read so only up to
-  // kMessageBlocks, and its other blocks by their decisive lines.
-  constexpr std::size_t kMessageBlocks = 1000;
+  // Stage 4.
+  std::vector<ErrorBlock>& blocks = placed.blocks;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
-    const logs::Block* found = i < found_blocks.size() && i < kMessageBlocks ? &found_blocks[i] : nullptr;
-    ScoreBlock(blocks[i], found, hit_texts[i], options.match, &candidates[i]);
+    const logs::Block* found = i < placed.found.size() && i < kMessageBlocks ? &placed.found[i] : nullptr;
+    ScoreBlock(blocks[i], found, placed.hit_texts[i], options.match, &placed.candidates[i]);
   }
   for (std::size_t i = 0; i < blocks.size(); ++i) {
-    match::KeepBest(&candidates[i], options.match);
-    blocks[i].matches = match::Explain(std::move(candidates[i]), options.match);
-  }
-  // A failed step whose output holds a known error is shown at that error.
-  for (std::size_t i = 0; i < found_blocks.size(); ++i) {
-    if (blocks[i].kind != "step" || blocks[i].matches.empty()) continue;
-    const std::size_t line = blocks[i].matches[0].line;
-    const logs::Block& b = found_blocks[i];
-    std::size_t at = 0;
-    for (std::size_t k = 0; k < b.text_lines.size(); ++k) {
-      const std::size_t end = b.text.find('\n', at);
-      if (b.text_lines[k].line_no == line) {
-        blocks[i].decisive_line = line;
-        blocks[i].decisive = b.text.substr(at, end - at);
-        break;
-      }
-      at = end + 1;
-    }
-  }
-  // A line outside any block that only reports an exit status (wandb's
-  // teardown "... (failed 1)") carries little evidence of its own: a known
-  // error found on it is reported only when the model is sure of it.
-  for (ErrorBlock& b : blocks) {
-    if (b.kind == "match" && !b.matches.empty() && b.matches[0].confidence < kSureOnExitStatus &&
-        logs::IsWrapperLine(b.decisive)) {
-      b.matches.clear();
-    }
-  }
-  // Hits outside any error block that nothing is reported for are no block.
-  // (Such blocks come after the segmenter's, so no caused_by index moves.)
-  std::erase_if(blocks, [](const ErrorBlock& b) { return b.kind == "match" && b.matches.empty(); });
-  MergeNeighbours(&blocks, options.region_gap);
-  match::OrderRootFirst(&blocks);
-  for (ErrorBlock& b : blocks) {
-    for (kedb::Match& m : b.matches) cut_lines.FixOffsets(&m);
+    match::KeepBest(&placed.candidates[i], options.match);
+    blocks[i].matches = match::Explain(std::move(placed.candidates[i]), options.match);
   }
 
+  // Stage 5.
+  Tidy(placed.found, options.region_gap, &blocks);
+  for (ErrorBlock& b : blocks) {
+    for (kedb::Match& m : b.matches) lines.cut_lines.FixOffsets(&m);
+  }
+
+  ScanSummary sum = lines.summary;
   sum.blocks = blocks.size();
   sum.known = static_cast<std::size_t>(
       std::count_if(blocks.begin(), blocks.end(), [](const ErrorBlock& b) { return !b.matches.empty(); }));
-  sum.dropped_blocks = segmenter.dropped() + regions.dropped();
+  sum.dropped_blocks = lines.segmenter.dropped() + lines.regions.dropped();
   result->blocks = std::move(blocks);
   result->summary = sum;
-  if (chunker.failed()) return Status::IoError("read error");
+  if (read_failed) return Status::IoError("read error");
   return Status::Ok();
 }
 

@@ -3,14 +3,11 @@
 #include <algorithm>
 
 #include "logs/line_kinds.h"
+#include "util/up_to_numbers.h"
 
 namespace kedb::logs {
 namespace {
 
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool EndsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
 bool Contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 bool Space(char c) { return c == ' ' || c == '\t'; }
 bool Digit(char c) { return c >= '0' && c <= '9'; }
@@ -31,13 +28,13 @@ std::string_view Trim(std::string_view s) {
 // "RuntimeError: ...", "torch.cuda.OutOfMemoryError: ...", "KeyError",
 // "java.lang.IllegalStateException: ...", "Exception in thread "main" ...".
 bool IsExceptionLine(std::string_view t) {
-  if (StartsWith(t, "Exception in thread ")) return true;
+  if (t.starts_with("Exception in thread ")) return true;
   std::size_t end = 0;
   while (end < t.size() && (WordChar(t[end]) || t[end] == '.' || t[end] == '$')) ++end;
   if (end == 0 || (end < t.size() && t[end] != ':')) return false;
   std::string_view name = t.substr(0, end);
   for (std::string_view suffix : {"Error", "Exception", "Exit", "Interrupt", "Failure", "Fault", "Throwable"}) {
-    if (EndsWith(name, suffix)) return true;
+    if (name.ends_with(suffix)) return true;
   }
   return false;
 }
@@ -46,7 +43,7 @@ bool IsExceptionLine(std::string_view t) {
 bool IsAtFrame(std::string_view line) {
   if (line.empty() || !Space(line[0])) return false;
   std::string_view t = TrimLeft(line);
-  return StartsWith(t, "at ") && t.size() > 3;
+  return t.starts_with("at ") && t.size() > 3;
 }
 
 // "file.c:12:5: error: ...", "file.ts(3,10): error TS2307: ...",
@@ -71,14 +68,14 @@ bool IsCompilerError(std::string_view t) {
 }
 
 // A Python frame's location line: File "app.py", line 3, in <module>
-bool IsPythonFrame(std::string_view t) { return StartsWith(t, "File \"") && Contains(t, "\", line "); }
+bool IsPythonFrame(std::string_view t) { return t.starts_with("File \"") && Contains(t, "\", line "); }
 
 // IPython and Jupyter head a traceback with the exception's name, padding
 // and "Traceback (most recent call last)" on one line, and print the
 // exception line last: "ValueError      Traceback (most recent call last)".
 bool IsIPythonHeader(std::string_view t) {
   constexpr std::string_view kTail = "Traceback (most recent call last)";
-  if (!EndsWith(t, kTail) || t.size() <= kTail.size() + 2) return false;
+  if (!t.ends_with(kTail) || t.size() <= kTail.size() + 2) return false;
   std::string_view head = t.substr(0, t.size() - kTail.size());
   if (!Space(head.back()) || !Space(head[head.size() - 2])) return false;
   head = Trim(head);
@@ -92,20 +89,20 @@ bool IsIPythonHeader(std::string_view t) {
 // "File ~/x.py:12, in f(a)", "<ipython-input-3-9f2c> in <module>()",
 // "/usr/lib/python3/x.py in f(a)".
 bool IsIPythonFrame(std::string_view t) {
-  return StartsWith(t, "Cell In[") || StartsWith(t, "File ") || StartsWith(t, "<ipython-input-") ||
+  return t.starts_with("Cell In[") || t.starts_with("File ") || t.starts_with("<ipython-input-") ||
          (Contains(t, ".py in ") && !Contains(t.substr(0, t.find(".py in ")), " "));
 }
 
 bool IsRustcError(std::string_view t) {
-  if (StartsWith(t, "error: ")) return true;
-  if (!StartsWith(t, "error[E")) return false;
+  if (t.starts_with("error: ")) return true;
+  if (!t.starts_with("error[E")) return false;
   std::size_t i = 7;
   while (i < t.size() && Digit(t[i])) ++i;
-  return i > 7 && StartsWith(t.substr(i), "]: ");
+  return i > 7 && std::string_view(t.substr(i)).starts_with("]: ");
 }
 
 bool IsPytestHeader(std::string_view t) {
-  if (!StartsWith(t, "___") || !EndsWith(t, "___")) return false;
+  if (!t.starts_with("___") || !t.ends_with("___")) return false;
   const std::size_t text = t.find_first_not_of('_');
   if (text == std::string_view::npos) return false;  // a rule of underscores
   std::string_view inner = Trim(t.substr(text));
@@ -134,14 +131,14 @@ bool IsGpuError(std::string_view t) {
 bool IsErrorLine(std::string_view t) {
   for (std::string_view p : {"ERROR", "FATAL", "CRITICAL", "[ERROR]", "[FATAL]", "[CRITICAL]", "Error: ", "error: ",
                              "FAILED ", "fatal: "}) {
-    if (StartsWith(t, p)) return true;
+    if (t.starts_with(p)) return true;
   }
   // One capitalised word, then "Error:" or "Error at".
   if (!t.empty() && t[0] >= 'A' && t[0] <= 'Z') {
     std::size_t i = 1;
     while (i < t.size() && WordChar(t[i])) ++i;
     const std::string_view rest = t.substr(i);
-    if (StartsWith(rest, " Error: ") || StartsWith(rest, " Error at ")) return true;
+    if (rest.starts_with(" Error: ") || rest.starts_with(" Error at ")) return true;
   }
   // The level among the first few words.
   std::size_t words = 0;
@@ -158,25 +155,17 @@ bool IsErrorLine(std::string_view t) {
   return IsExceptionLine(t);
 }
 
-// The decisive line up to numbers: repeats of one error differ in ids,
-// ranks, addresses and times.
-std::string Key(std::string_view kind, std::string_view decisive) {
-  std::string key(kind);
+// The decisive line up to numbers (util/up_to_numbers.h).
+std::string Key(BlockKind kind, std::string_view decisive) {
+  std::string key(BlockKindName(kind));
   key += '\x1f';
-  for (std::size_t i = 0; i < decisive.size();) {
-    if (Digit(decisive[i])) {
-      key += '#';
-      while (i < decisive.size() && (Digit(decisive[i]) || decisive[i] == 'x' || (decisive[i] >= 'a' && decisive[i] <= 'f'))) ++i;
-    } else {
-      key += decisive[i++];
-    }
-  }
+  util::AppendUpToNumbers(decisive, &key);
   return key;
 }
 
 }  // namespace
 
-void BlockSegmenter::Open(State state, const char* kind, std::size_t line_no, std::string_view text,
+void BlockSegmenter::Open(State state, BlockKind kind, std::size_t line_no, std::string_view text,
                           std::size_t origin) {
   state_ = state;
   current_ = Block();
@@ -230,7 +219,7 @@ long BlockSegmenter::Close() {
       current_.decisive_line = current_.first_line;
     }
   }
-  if (was == State::kRustc && current_.frame_count == 0) current_.kind = "error-line";
+  if (was == State::kRustc && current_.frame_count == 0) current_.kind = BlockKind::kErrorLine;
   // The line being read belongs to the block when the block ends on it (an
   // exception line, say).
   if (line_no_ >= current_.first_line && line_no_ <= current_.last_line) KeepLine(line_no_, text_, origin_);
@@ -247,7 +236,7 @@ long BlockSegmenter::Close() {
     ++dropped_;
     return -1;
   }
-  if (current_.kind == "error-line" && IsWrapperLine(current_.decisive)) {
+  if (current_.kind == BlockKind::kErrorLine && IsWrapperLine(current_.decisive)) {
     last_block_end_ = previous_end;
     TakeStepLines();
     last_block_end_ = std::max(last_block_end_, current_.last_line);
@@ -308,11 +297,11 @@ void BlockSegmenter::TakeStepLines() {
   }
   open_text_ = std::move(text);
   open_lines_ = std::move(lines);
-  current_.kind = "step";
+  current_.kind = BlockKind::kStep;
   current_.first_line = step.front()->line_no;
 }
 
-void BlockSegmenter::SingleLine(const char* kind, std::size_t line_no, std::string_view text, std::size_t origin) {
+void BlockSegmenter::SingleLine(BlockKind kind, std::size_t line_no, std::string_view text, std::size_t origin) {
   Open(State::kNone, kind, line_no, text, origin);
   SetDecisive(line_no, text);
   Close();
@@ -321,7 +310,7 @@ void BlockSegmenter::SingleLine(const char* kind, std::size_t line_no, std::stri
 void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start,
                          std::size_t origin, bool problem) {
   // The common case, first: an ordinary line outside any block.
-  if (state_ == State::kNone && pending_kind_.empty() && !may_start && mark == LineMark::kNone &&
+  if (state_ == State::kNone && !pending_kind_ && !may_start && mark == LineMark::kNone &&
       !(prev_line_no_ + 1 == line_no && !prev_text_.empty() && IsAtFrame(text))) {
     prev_line_no_ = line_no;
     if (!prev_text_.empty()) prev_text_.clear();
@@ -332,22 +321,22 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
   const std::string_view t = Trim(text);
   const bool blank = t.empty();
   const bool indented = !text.empty() && Space(text[0]);
-  if (!pending_kind_.empty()) {
+  if (!!pending_kind_) {
     if (IsAtFrame(text) && pending_line_ + 1 == line_no) {
-      pending_kind_.clear();  // the pending line heads this stack trace (Start takes it from prev_text_)
+      pending_kind_.reset();  // the pending line heads this stack trace (Start takes it from prev_text_)
     } else if (indented && !blank && pending_line_ + 1 == line_no && !IsPythonFrame(t)) {
       // Details of the error line: read on as one block.
-      Open(State::kDetails, pending_kind_ == "gpu" ? "gpu" : "error-line", pending_line_, pending_text_,
+      Open(State::kDetails, *pending_kind_, pending_line_, pending_text_,
            pending_origin_);
       SetDecisive(pending_line_, pending_text_);
-      pending_kind_.clear();
-    } else if (blank && pending_line_ + 1 == line_no && pending_kind_ == "error-line" &&
+      pending_kind_.reset();
+    } else if (blank && pending_line_ + 1 == line_no && pending_kind_ == BlockKind::kErrorLine &&
                IsExceptionLine(pending_text_)) {
       // An exception printed without its traceback, whose message may go
       // on after this blank line.
-      Open(State::kNone, "error-line", pending_line_, pending_text_, pending_origin_);
+      Open(State::kNone, BlockKind::kErrorLine, pending_line_, pending_text_, pending_origin_);
       ReadException(pending_line_, pending_text_);
-      pending_kind_.clear();
+      pending_kind_.reset();
     } else {
       FlushPending();
     }
@@ -368,7 +357,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
         }
       } else if (indent > traceback_indent_) {
         blank_run_ = 0;
-        if (StartsWith(t, "File \"")) {
+        if (t.starts_with("File \"")) {
           AddFrame(line_no, t);
         } else {
           Extend(line_no);
@@ -400,14 +389,14 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       // Frames, their numbered code lines ("----> 3 f()", "      4 g()") and
       // blank lines between them, up to the exception line, which is the
       // first unindented line that reads as one.
-      if (blank || indented || StartsWith(t, "--")) {
+      if (blank || indented || t.starts_with("--")) {
         Extend(line_no);
       } else if (IsIPythonFrame(t)) {
         AddFrame(line_no, t);
       } else if (IsExceptionLine(t)) {
         CloseException(line_no, t);
-      } else if (StartsWith(t, "During handling of the above exception") ||
-                 StartsWith(t, "The above exception was the direct cause") || IsIPythonHeader(t) ||
+      } else if (t.starts_with("During handling of the above exception") ||
+                 t.starts_with("The above exception was the direct cause") || IsIPythonHeader(t) ||
                  line_no > current_.first_line + kMaxIPythonLines) {
         last_python_ = Close();  // cut short: the header names the exception
         claimed = false;
@@ -418,12 +407,12 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
     case State::kStack:
       if (IsAtFrame(text)) {
         AddFrame(line_no, t);
-      } else if (indented && StartsWith(t, "...") && EndsWith(t, "more")) {
+      } else if (indented && t.starts_with("...") && t.ends_with("more")) {
         Extend(line_no);
-      } else if (StartsWith(t, "Caused by: ")) {
+      } else if (t.starts_with("Caused by: ")) {
         // The trace just read is explained by the one starting here.
         long effect = CloseStack();
-        Open(State::kStack, current_kind_.c_str(), line_no, text, origin_);
+        Open(State::kStack, current_kind_, line_no, text, origin_);
         SetDecisive(line_no, t.substr(11));
         last_stack_ = effect;
         pending_caused_by_ = effect >= 0;
@@ -437,8 +426,8 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
         Close();
       } else if (!have_decisive_) {
         SetDecisive(line_no, t);  // 1.73+: the message follows "panicked at file:line:col:"
-      } else if (StartsWith(t, "note: ") || StartsWith(t, "stack backtrace:") ||
-                 (indented && (Digit(t[0]) || StartsWith(t, "at ")))) {
+      } else if (t.starts_with("note: ") || t.starts_with("stack backtrace:") ||
+                 (indented && (Digit(t[0]) || t.starts_with("at ")))) {
         if (indented) {
           AddFrame(line_no, t);
         } else {
@@ -452,9 +441,9 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
     case State::kRustc:
       if (blank) {
         Close();
-      } else if (indented || t[0] == '|' || (Digit(t[0]) && Contains(t.substr(0, 8), "|")) || StartsWith(t, "= ") ||
-                 StartsWith(t, "help:") || StartsWith(t, "note:") || StartsWith(t, "-->")) {
-        if (StartsWith(t, "-->")) {
+      } else if (indented || t[0] == '|' || (Digit(t[0]) && Contains(t.substr(0, 8), "|")) || t.starts_with("= ") ||
+                 t.starts_with("help:") || t.starts_with("note:") || t.starts_with("-->")) {
+        if (t.starts_with("-->")) {
           AddFrame(line_no, t);
         } else {
           Extend(line_no);
@@ -467,16 +456,16 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
     case State::kGo:
       if (blank) {
         if (++blank_run_ >= 2) Close();
-      } else if (StartsWith(t, "goroutine ") || (!text.empty() && text[0] == '\t') || StartsWith(t, "created by ") ||
-                 StartsWith(t, "[signal ") || StartsWith(t, "[recovered]") ||
-                 (EndsWith(t, ")") && Contains(t, "(") && !Contains(t, " "))) {
+      } else if (t.starts_with("goroutine ") || (!text.empty() && text[0] == '\t') || t.starts_with("created by ") ||
+                 t.starts_with("[signal ") || t.starts_with("[recovered]") ||
+                 (t.ends_with(")") && Contains(t, "(") && !Contains(t, " "))) {
         blank_run_ = 0;
         if (!text.empty() && text[0] == '\t') {
           AddFrame(line_no, t);
         } else {
           Extend(line_no);
         }
-      } else if (StartsWith(t, "exit status ")) {
+      } else if (t.starts_with("exit status ")) {
         Extend(line_no);
         Close();
       } else {
@@ -486,18 +475,18 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       break;
     case State::kNpm: {
       std::string_view body;
-      if (StartsWith(t, "npm ERR!")) {
+      if (t.starts_with("npm ERR!")) {
         body = Trim(t.substr(8));
-      } else if (StartsWith(t, "npm error")) {
+      } else if (t.starts_with("npm error")) {
         body = Trim(t.substr(9));
       } else {
         Close();
         claimed = false;
         break;
       }
-      bool detail = body.empty() || StartsWith(body, "code ") || StartsWith(body, "errno ") ||
-                    StartsWith(body, "syscall ") || StartsWith(body, "path ") || StartsWith(body, "A complete log") ||
-                    StartsWith(body, "/");
+      bool detail = body.empty() || body.starts_with("code ") || body.starts_with("errno ") ||
+                    body.starts_with("syscall ") || body.starts_with("path ") || body.starts_with("A complete log") ||
+                    body.starts_with("/");
       if (!have_decisive_ && !detail) {
         SetDecisive(line_no, t);
       } else {
@@ -517,7 +506,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
           SetDecisive(line_no, t);
         } else if (!have_decisive_ && IsExceptionLine(t)) {
           SetDecisive(line_no, t);
-        } else if (StartsWith(t, "File \"") || Contains(t, ".py:")) {
+        } else if (t.starts_with("File \"") || Contains(t, ".py:")) {
           AddFrame(line_no, t);
         } else {
           Extend(line_no);
@@ -528,11 +517,11 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       // "  what():  message" says what went wrong; "Aborted (core dumped)" ends it.
       // PyTorch's c10 errors carry where they were raised and their native
       // frames: "Exception raised from checkTimeout at ...", "frame #0: ...".
-      if (StartsWith(t, "what():")) {
+      if (t.starts_with("what():")) {
         SetDecisive(line_no, Trim(t.substr(7)));
-      } else if (StartsWith(t, "frame #")) {
+      } else if (t.starts_with("frame #")) {
         AddFrame(line_no, t);
-      } else if (StartsWith(t, "Aborted") || StartsWith(t, "*** ") || StartsWith(t, "Exception raised from ") ||
+      } else if (t.starts_with("Aborted") || t.starts_with("*** ") || t.starts_with("Exception raised from ") ||
                  (indented && !blank)) {
         Extend(line_no);
       } else {
@@ -550,7 +539,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       break;
     case State::kCompiler:
       if (!blank && (indented || Contains(t.substr(0, std::min<std::size_t>(t.size(), 12)), "|") || Contains(t, ": note: ") ||
-                     StartsWith(t, "In file included from") || StartsWith(t, "^"))) {
+                     t.starts_with("In file included from") || t.starts_with("^"))) {
         Extend(line_no);
       } else {
         Close();
@@ -561,7 +550,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
   if (!claimed) Start(line_no, text, mark, may_start || mark != LineMark::kNone);
   if (state_ != State::kNone) {
     KeepLine(line_no, text, origin);
-  } else if (problem && !claimed && !(pending_line_ == line_no && !pending_kind_.empty())) {
+  } else if (problem && !claimed && !(pending_line_ == line_no && !!pending_kind_)) {
     KeepProblemLine(line_no, text, origin, mark);  // a problem line no block took
   }
   // Only a line that may start a block can head a stack trace; copying
@@ -586,85 +575,85 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
     }
   }
   if (t == "Traceback (most recent call last):") {
-    Open(State::kPython, "python", line_no, text, origin_);
+    Open(State::kPython, BlockKind::kPython, line_no, text, origin_);
     traceback_indent_ = text.size() - TrimLeft(text).size();
     return;
   }
-  if (IsPythonFrame(t) && !StartsWith(text, t)) {
+  if (IsPythonFrame(t) && !text.starts_with(t)) {
     // A traceback whose header was cut off (pasted from its middle): its
     // indented frames lead to the exception line all the same. (A paste is
     // read with every line offered here; a log scan offers only lines with
     // trigger words, and a log's tracebacks have their headers.)
-    Open(State::kPython, "python", line_no, text, origin_);
+    Open(State::kPython, BlockKind::kPython, line_no, text, origin_);
     traceback_indent_ = text.size() - TrimLeft(text).size() - 1;
     headerless_ = true;
     AddFrame(line_no, t);
     return;
   }
   if (IsIPythonHeader(t)) {
-    Open(State::kIPython, "python", line_no, text, origin_);
+    Open(State::kIPython, BlockKind::kPython, line_no, text, origin_);
     // Until the exception line comes, the header is what names the error.
     current_.decisive = std::string(Trim(t.substr(0, t.find("Traceback (most recent"))));
     current_.decisive_line = line_no;
     have_decisive_ = true;
     return;
   }
-  if (StartsWith(t, "During handling of the above exception") ||
-      StartsWith(t, "The above exception was the direct cause")) {
+  if (t.starts_with("During handling of the above exception") ||
+      t.starts_with("The above exception was the direct cause")) {
     chain_from_ = last_python_;
     return;
   }
-  if (StartsWith(t, "thread '") && Contains(t, "' panicked at")) {
-    Open(State::kRustPanic, "rust-panic", line_no, text, origin_);
-    if (!EndsWith(t, ":")) SetDecisive(line_no, t);  // before 1.73: message on this line
+  if (t.starts_with("thread '") && Contains(t, "' panicked at")) {
+    Open(State::kRustPanic, BlockKind::kRustPanic, line_no, text, origin_);
+    if (!t.ends_with(":")) SetDecisive(line_no, t);  // before 1.73: message on this line
     return;
   }
-  if (StartsWith(t, "terminate called after throwing an instance of ") ||
-      StartsWith(t, "terminate called without an active exception")) {
-    Open(State::kCpp, "cpp", line_no, text, origin_);
+  if (t.starts_with("terminate called after throwing an instance of ") ||
+      t.starts_with("terminate called without an active exception")) {
+    Open(State::kCpp, BlockKind::kCpp, line_no, text, origin_);
     SetDecisive(line_no, t);
     return;
   }
   if (IsRustcError(t)) {
-    Open(State::kRustc, "rustc", line_no, text, origin_);
+    Open(State::kRustc, BlockKind::kRustc, line_no, text, origin_);
     SetDecisive(line_no, t);
     return;
   }
-  if (StartsWith(t, "panic: ") || StartsWith(t, "fatal error: all goroutines") ||
-      StartsWith(t, "fatal error: concurrent map")) {
-    Open(State::kGo, "go-panic", line_no, text, origin_);
+  if (t.starts_with("panic: ") || t.starts_with("fatal error: all goroutines") ||
+      t.starts_with("fatal error: concurrent map")) {
+    Open(State::kGo, BlockKind::kGoPanic, line_no, text, origin_);
     SetDecisive(line_no, t);
     return;
   }
-  if (StartsWith(t, "npm ERR!") || StartsWith(t, "npm error")) {
-    Open(State::kNpm, "npm", line_no, text, origin_);
+  if (t.starts_with("npm ERR!") || t.starts_with("npm error")) {
+    Open(State::kNpm, BlockKind::kNpm, line_no, text, origin_);
     Add(line_no, text, mark, true, origin_);  // let the npm rules place the line
     return;
   }
   if (IsPytestHeader(t)) {
-    Open(State::kPytest, "pytest", line_no, text, origin_);
+    Open(State::kPytest, BlockKind::kPytest, line_no, text, origin_);
     return;
   }
   if (IsCompilerError(t)) {
-    Open(State::kCompiler, "compiler", line_no, text, origin_);
+    Open(State::kCompiler, BlockKind::kCompiler, line_no, text, origin_);
     SetDecisive(line_no, t);
     return;
   }
   if (IsAtFrame(text) && prev_line_no_ + 1 == line_no && !prev_text_.empty()) {
     // A stack trace: its header is the line before the first frame.
     bool java = Contains(t, ".java:") || Contains(t, ".kt:") || Contains(t, "(Native Method)") ||
-                Contains(t, "(Unknown Source)") || StartsWith(prev_text_, "Exception in thread");
-    current_kind_ = java ? "java" : "javascript";
-    Open(State::kStack, current_kind_.c_str(), prev_line_no_, prev_text_, prev_origin_);
+                Contains(t, "(Unknown Source)") || prev_text_.starts_with("Exception in thread");
+    current_kind_ = java ? BlockKind::kJava : BlockKind::kJavascript;
+    Open(State::kStack, current_kind_, prev_line_no_, prev_text_, prev_origin_);
     SetDecisive(prev_line_no_, prev_text_);
     AddFrame(line_no, t);
     return;
   }
   // A one-line error waits a line: if frames follow, it heads a stack trace.
   if (IsGpuError(t)) {
-    pending_kind_ = "gpu";
+    pending_kind_ = BlockKind::kGpu;
   } else if (mark == LineMark::kCiError || IsErrorLine(t)) {
-    pending_kind_ = "error-line";
+    pending_kind_ = BlockKind::kErrorLine;
   } else {
     return;
   }
@@ -674,10 +663,10 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
 }
 
 void BlockSegmenter::FlushPending() {
-  if (pending_kind_.empty()) return;
-  std::string kind = std::move(pending_kind_);
-  pending_kind_.clear();
-  SingleLine(kind.c_str(), pending_line_, pending_text_, pending_origin_);
+  if (!pending_kind_) return;
+  const BlockKind kind = *pending_kind_;
+  pending_kind_.reset();
+  SingleLine(kind, pending_line_, pending_text_, pending_origin_);
 }
 
 void BlockSegmenter::ReadException(std::size_t line_no, std::string_view text) {
@@ -700,7 +689,7 @@ bool BlockSegmenter::ContinuesMessage(std::string_view text, std::string_view t,
   // Unindented, the message goes on right after a line that announces it
   // ("... for Settings:"), or as a paragraph after a blank line that starts
   // by saying what failed. Otherwise the next line is the program's own.
-  if (!message_blank_ && !EndsWith(current_.decisive, ":")) return false;
+  if (!message_blank_ && !current_.decisive.ends_with(":")) return false;
   if (message_blank_ && first && !StatesFailure(t)) return false;
   // Prose that names no new error and is no other program's output: it
   // starts with a letter, and its first word is no logger's "name:".
@@ -708,9 +697,9 @@ bool BlockSegmenter::ContinuesMessage(std::string_view text, std::string_view t,
   const std::size_t first_space = t.find(' ');
   const std::string_view first_word = t.substr(0, first_space);
   if (first_space == std::string_view::npos || first_word.back() == ':' || Contains(first_word, "[")) return false;
-  return !IsErrorLine(t) && !IsWrapperLine(t) && !IsWarningLine(t) && !StartsWith(t, "Traceback (most recent") &&
-         !StartsWith(t, "During handling of the above exception") &&
-         !StartsWith(t, "The above exception was the direct cause");
+  return !IsErrorLine(t) && !IsWrapperLine(t) && !IsWarningLine(t) && !t.starts_with("Traceback (most recent") &&
+         !t.starts_with("During handling of the above exception") &&
+         !t.starts_with("The above exception was the direct cause");
 }
 
 void BlockSegmenter::CloseException(std::size_t line_no, std::string_view text) {

@@ -22,20 +22,20 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "kedb/block_kind.h"
 #include "logs/preprocess.h"
 
 namespace kedb::logs {
 
 struct Block {
-  // "python", "java", "javascript", "cpp" (an uncaught C++ exception),
-  // "rust-panic", "rustc", "go-panic", "npm", "pytest", "compiler", "gpu"
-  // (CUDA, cuDNN, cuBLAS, NCCL), "error-line", or "step": a line that only
+  // Any kind but kMatch (kedb/block_kind.h). kStep: a line that only
   // reports a failed step's exit status (line_kinds.h), with the problem
   // lines its step printed before it that belong to no other block.
-  std::string kind;
+  BlockKind kind = BlockKind::kErrorLine;
   std::size_t first_line = 0, last_line = 0;  // 1-based, inclusive
   std::size_t decisive_line = 0;
   std::string decisive;             // the decisive line, cleaned
@@ -106,7 +106,7 @@ class BlockSegmenter {
   static constexpr std::size_t kMaxIPythonLines = 2000;
 
   // Starts current_ at line `line_no`, whose text is `text`.
-  void Open(State state, const char* kind, std::size_t line_no, std::string_view text, std::size_t origin);
+  void Open(State state, BlockKind kind, std::size_t line_no, std::string_view text, std::size_t origin);
   // Keeps a line of the block being read (up to kMaxTextLines, each once).
   void KeepLine(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark = LineMark::kNone);
   void SetDecisive(std::size_t line_no, std::string_view text);
@@ -128,7 +128,7 @@ class BlockSegmenter {
   long CloseStack();
   // Handles a line no open block claimed; may open one.
   void Start(std::size_t line_no, std::string_view text, LineMark mark, bool may_start);
-  void SingleLine(const char* kind, std::size_t line_no, std::string_view text, std::size_t origin);
+  void SingleLine(BlockKind kind, std::size_t line_no, std::string_view text, std::size_t origin);
   void FlushPending();
 
   State state_ = State::kNone;
@@ -173,10 +173,12 @@ class BlockSegmenter {
   // Java: the block a "Caused by:" explains.
   long last_stack_ = -1;
   bool pending_caused_by_ = false;
-  std::string current_kind_;
-  // A one-line error held back one line (it may head a stack trace).
-  std::string pending_kind_, pending_text_;
-  std::size_t pending_line_ = 0, pending_origin_ = 0;  // "java" or "javascript" for the trace being read
+  BlockKind current_kind_ = BlockKind::kJava;  // kJava or kJavascript for the trace being read
+  // A one-line error held back one line (it may head a stack trace):
+  // kGpu or kErrorLine, or none.
+  std::optional<BlockKind> pending_kind_;
+  std::string pending_text_;
+  std::size_t pending_line_ = 0, pending_origin_ = 0;
   std::vector<Block> blocks_;
   std::unordered_map<std::string, long> by_key_;
   std::size_t dropped_ = 0;

@@ -104,7 +104,6 @@ std::size_t SeparatorAt(std::string_view s, std::size_t i) {
   return i < s.size() && (s[i] == ' ' || s[i] == '\t') ? 1 : 0;
 }
 
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // Every prefix starts with a digit, '[', '#', or a glog/pytest letter: most
 // lines are done after this one test.
@@ -170,7 +169,7 @@ std::size_t PrefixAt(std::string_view s, LineMark* mark) {
       if (TimestampAt(inner) == inner.size() || ClockAt(inner, 0) == inner.size()) return close + 1 + SeparatorAt(s, close + 1);
       if (inner == "Pipeline") return close + 1 + SeparatorAt(s, close + 1);
       // torchrun: "[rank0]:" and "[default0]:"
-      if ((StartsWith(inner, "rank") || StartsWith(inner, "default")) && Digit(inner.back()) && close + 1 < s.size() &&
+      if ((inner.starts_with("rank") || inner.starts_with("default")) && Digit(inner.back()) && close + 1 < s.size() &&
           s[close + 1] == ':') {
         return close + 2 + SeparatorAt(s, close + 2);
       }
@@ -201,7 +200,7 @@ std::size_t PrefixAt(std::string_view s, LineMark* mark) {
   // GitHub Actions workflow commands.
   if (c0 == '#' && s.size() > 3 && s[1] == '#' && s[2] == '[') {
     for (std::string_view cmd : {"##[error]", "##[warning]", "##[group]", "##[endgroup]", "##[debug]", "##[notice]"}) {
-      if (StartsWith(s, cmd)) {
+      if (s.starts_with(cmd)) {
         if (cmd == "##[error]") *mark = LineMark::kCiError;
         return cmd.size();
       }

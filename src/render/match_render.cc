@@ -41,7 +41,7 @@ void WriteMatch(util::JsonWriter& w, const Match& m, Lang lang) {
   w.Field("id", r.id);
   w.Field("score", std::round(m.score * 10000) / 10000);
   w.Field("confidence", std::round(m.confidence * 10000) / 10000);  // what abstention is decided on
-  w.Field("kind", m.kind);
+  w.Field("kind", MatchKindName(m.kind));
   w.Field("signature", Pick(lang, r.signature_zh, r.signature));
   w.Field("domain", r.domain);
   w.Field("line", uint64_t{m.line});
@@ -126,21 +126,18 @@ std::string RenderMatchJson(const MatchResult& result, Lang lang) {
 
 namespace {
 
-const char* KindName(const std::string& kind, Lang lang) {
-  static const std::pair<const char*, const char*> kNames[] = {
-      {"python", "Python traceback"}, {"java", "Java stack trace"}, {"javascript", "JavaScript stack trace"}, {"cpp", "C++ exception"},
-      {"rust-panic", "Rust panic"}, {"rustc", "rustc error"}, {"go-panic", "Go panic"}, {"npm", "npm error"},
-      {"pytest", "pytest failure"}, {"compiler", "compiler error"}, {"gpu", "GPU library error"},
-      {"error-line", "error line"}, {"step", "failed step"}, {"match", "known error"}};
-  static const std::pair<const char*, const char*> kNamesZh[] = {
-      {"python", "Python 回溯"}, {"java", "Java 堆栈"}, {"javascript", "JavaScript 堆栈"}, {"cpp", "C++ 异常"},
-      {"rust-panic", "Rust panic"}, {"rustc", "rustc 错误"}, {"go-panic", "Go panic"}, {"npm", "npm 错误"},
-      {"pytest", "pytest 失败"}, {"compiler", "编译错误"}, {"gpu", "GPU 库错误"},
-      {"error-line", "错误行"}, {"step", "失败的步骤"}, {"match", "已知错误"}};
-  for (const auto& [k, name] : lang == Lang::kZh ? kNamesZh : kNames) {
-    if (kind == k) return name;
-  }
-  return kind.c_str();
+// A block kind as a reader calls it, by BlockKind.
+std::string_view KindName(BlockKind kind, Lang lang) {
+  static constexpr std::string_view kNames[] = {
+      "Python traceback", "Java stack trace", "JavaScript stack trace", "C++ exception", "Rust panic", "rustc error",
+      "Go panic",         "npm error",        "pytest failure",         "compiler error", "GPU library error",
+      "error line",       "failed step",      "known error"};
+  static constexpr std::string_view kNamesZh[] = {
+      "Python 回溯", "Java 堆栈", "JavaScript 堆栈", "C++ 异常",   "Rust panic", "rustc 错误", "Go panic",
+      "npm 错误",    "pytest 失败", "编译错误",      "GPU 库错误", "错误行",     "失败的步骤", "已知错误"};
+  static_assert(std::size(kNames) == static_cast<std::size_t>(BlockKind::kMatch) + 1);
+  static_assert(std::size(kNamesZh) == std::size(kNames));
+  return (lang == Lang::kZh ? kNamesZh : kNames)[static_cast<std::size_t>(kind)];
 }
 
 std::string BlockText(const ErrorBlock& b, Lang lang) {
@@ -161,7 +158,7 @@ std::string BlockText(const ErrorBlock& b, Lang lang) {
 
 void WriteBlock(util::JsonWriter& w, const ErrorBlock& b, Lang lang) {
   w.BeginObject();
-  w.Field("kind", b.kind);
+  w.Field("kind", BlockKindName(b.kind));
   w.Key("lines").BeginArray().UInt(b.first_line).UInt(b.last_line).EndArray();
   w.Field("decisive_line", uint64_t{b.decisive_line});
   w.Field("decisive", b.decisive);

@@ -147,10 +147,6 @@ ApiReply Healthz(const EngineSlot& slot) {
   return JsonReply(200, j.dump() + "\n");
 }
 
-bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 ApiReply WrongMethod(const ApiRequest& req, const char* allow) {
   ApiReply r = ErrorReply(405, "method_not_allowed", fmt::format("{} {}: use {}", req.method, req.path, allow));
@@ -206,20 +202,20 @@ ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
     if (!get) return WrongMethod(req, "GET");
     return FromAnswer(Stats(*engine, p.GetString("domain")));
   }
-  if (StartsWith(path, "/v1/domains/") && EndsWith(path, "/errors")) {
+  if (path.starts_with("/v1/domains/") && path.ends_with("/errors")) {
     if (!get) return WrongMethod(req, "GET");
     std::string domain = path.substr(12, path.size() - 12 - 7);
     Lang lang = p.GetLang();
     if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
     return FromAnswer(ListDomainRecords(*engine, domain, p.GetString("sort_by"), lang));
   }
-  if (StartsWith(path, "/v1/errors/")) {
+  if (path.starts_with("/v1/errors/")) {
     if (!get) return WrongMethod(req, "GET");
     std::string id = path.substr(11);
     Lang lang = p.GetLang();
     // Ids hold slashes, so ".../chain" is a chain only when the id before it
     // names a record and the whole path does not.
-    if (EndsWith(id, "/chain") && !engine->kb().Find(id)) {
+    if (id.ends_with("/chain") && !engine->kb().Find(id)) {
       int depth = static_cast<int>(p.GetInt("depth", kChainDepth, 1, kMaxChainDepth));
       if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
       return FromAnswer(ChainById(*engine, id.substr(0, id.size() - 6), depth, lang));

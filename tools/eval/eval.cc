@@ -119,7 +119,7 @@ nlohmann::json AnswerJson(const kedb::Match& m, bool right) {
   nlohmann::json features = nlohmann::json::object();
   for (const auto& f : m.why) features[std::string(f.name)] = f.value;
   return {{"id", m.record->id}, {"line", m.line},   {"score", m.score},        {"confidence", m.confidence},
-          {"right", right},     {"kind", m.kind},   {"features", features}};
+          {"right", right},     {"kind", MatchKindName(m.kind)},   {"features", features}};
 }
 
 }  // namespace

@@ -1,0 +1,80 @@
+// Engine::Impl: what an Engine holds (a knowledge base and the indexes
+// compiled from it) and the steps of matching that need them. Internal to
+// the engine layer, and open to kedb's own tests and benchmarks through
+// Engine::impl(); programs embedding kedb use include/kedb/engine.h only.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kedb/engine.h"
+#include "match/pattern_set.h"
+#include "match/similarity.h"
+
+namespace kedb {
+
+namespace logs {
+struct Block;
+}  // namespace logs
+namespace search {
+class Bm25Index;
+}  // namespace search
+namespace match {
+struct Candidate;
+struct MessageLines;
+}  // namespace match
+
+class Engine::Impl {
+ public:
+  Impl(KnowledgeBase kb, std::string cache_dir);
+  ~Impl();
+
+  // Compiles (or reads from the cache folder) the pattern database and the
+  // signature index, on both cores.
+  Status Build();
+
+  const KnowledgeBase& kb() const { return kb_; }
+  const match::PatternSet& patterns() const { return *patterns_; }
+  const match::SignatureIndex& signatures() const { return *signatures_; }
+
+  MatchResult Match(std::string_view text, const MatchOptions& options) const;
+  Status Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const;  // scan.cc
+  SearchResult Search(std::string_view query, const SearchOptions& options) const;
+
+  // Records a line reads like (resemblance at least kFuzzyMinSimilarity),
+  // best first: from the signature index, and with `with_search` also from
+  // BM25 search over every field, which widens the net when no pattern
+  // fired.
+  std::vector<match::Neighbour> FuzzyRecords(std::string_view line, const match::LineWords& words, std::size_t k,
+                                             bool with_search) const;
+  // Every candidate record of one message (a pasted text, or an error
+  // block of a log), each scored in the context of the whole message: what
+  // Match reports, before the best are kept.
+  std::vector<match::Candidate> MessageCandidates(const match::MessageLines& message,
+                                                  const MatchOptions& options) const;
+  // Scan: the candidates of one block of a log, scored in its context.
+  // `found` is the segmenter's block (null for hits outside any block);
+  // `candidates` holds the hits placed in the block and receives the
+  // block's candidates.
+  void ScoreBlock(const ErrorBlock& block, const logs::Block* found,
+                  const std::vector<std::pair<std::size_t, std::string>>& hit_texts, const MatchOptions& options,
+                  std::vector<match::Candidate>* candidates) const;  // scan.cc
+
+ private:
+  // The BM25 index, read from the cache folder on the first call, or built
+  // there and kept.
+  const search::Bm25Index& SearchIndex() const;
+
+  KnowledgeBase kb_;
+  std::string cache_dir_;  // "" for none
+  std::unique_ptr<match::PatternSet> patterns_;
+  std::unique_ptr<match::SignatureIndex> signatures_;
+  mutable std::once_flag search_once_;
+  mutable std::unique_ptr<search::Bm25Index> search_;
+};
+
+}  // namespace kedb
