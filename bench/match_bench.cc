@@ -202,7 +202,7 @@ void BM_BaselinePcre2Loop(benchmark::State& state) {
   std::vector<kedb::regex::Pcre2Regex> res;
   for (const auto& r : e->kb().records()) {
     auto c = kedb::regex::CompilePython(r.regex);
-    if (auto* ok = std::get_if<kedb::regex::Pcre2Regex>(&c)) res.push_back(std::move(*ok));
+    if (c.ok()) res.push_back(std::move(c).value());
   }
   const std::string log = kedb::bench::MakeLog(200u << 10, CorpusErrors(*e), 5000);
   for (auto _ : state) {

@@ -66,23 +66,24 @@ void CheckMatch(const kedb::regex::Pcre2Regex& re, const PatternInfo& info, std:
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view pattern(reinterpret_cast<const char*>(data), size);
   auto parsed = kedb::regex::ParsePythonRegex(pattern);
-  if (auto* error = std::get_if<kedb::regex::RegexError>(&parsed)) {
-    FUZZ_CHECK(error->offset <= pattern.size());
+  if (!parsed.ok()) {
+    FUZZ_CHECK(parsed.status().offset() <= pattern.size());
     return 0;
   }
-  const PatternInfo& info = std::get<PatternInfo>(parsed);
+  const PatternInfo& info = *parsed;
   FUZZ_CHECK(info.min_length <= info.max_length);
   for (const auto& set : info.literal_factors) {
     FUZZ_CHECK(!set.empty());
     for (const std::string& lit : set) FUZZ_CHECK(!lit.empty());
   }
   auto compiled = kedb::regex::Pcre2Regex::Compile(info.pcre2);
-  if (auto* error = std::get_if<kedb::regex::RegexError>(&compiled)) {
-    if (IsPcre2Limit(error->message)) return 0;
-    std::fprintf(stderr, "PCRE2 refused the translation %s: %s\n", info.pcre2.c_str(), error->message.c_str());
+  if (!compiled.ok()) {
+    if (IsPcre2Limit(compiled.status().message())) return 0;
+    std::fprintf(stderr, "PCRE2 refused the translation %s: %s\n", info.pcre2.c_str(),
+                 compiled.status().message().c_str());
     FUZZ_CHECK(false);
   }
-  const auto& re = std::get<kedb::regex::Pcre2Regex>(compiled);
+  const auto& re = *compiled;
   FUZZ_CHECK(re.capture_count() == info.capture_count);
   CheckMatch(re, info, kSubject);
   // Accepted patterns are valid UTF-8, so their own text is a fair subject.

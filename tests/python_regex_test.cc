@@ -29,21 +29,21 @@ namespace {
 
 PatternInfo Parse(std::string_view pattern) {
   auto parsed = ParsePythonRegex(pattern);
-  if (auto* error = std::get_if<RegexError>(&parsed)) {
-    ADD_FAILURE() << "pattern " << pattern << " rejected at " << error->offset << ": "
-                  << error->message;
+  if (!parsed.ok()) {
+    ADD_FAILURE() << "pattern " << pattern << " rejected at " << parsed.status().offset() << ": "
+                  << parsed.status().message();
     return {};
   }
-  return std::get<PatternInfo>(parsed);
+  return *parsed;
 }
 
 Pcre2Regex CompileOrDie(std::string_view python_pattern, const Pcre2Options& options = {}) {
   auto compiled = CompilePython(python_pattern, options);
-  if (auto* error = std::get_if<RegexError>(&compiled)) {
-    ADD_FAILURE() << "pattern " << python_pattern << " does not compile: " << error->message;
-    return std::get<Pcre2Regex>(Pcre2Regex::Compile("(*FAIL)"));
+  if (!compiled.ok()) {
+    ADD_FAILURE() << "pattern " << python_pattern << " does not compile: " << compiled.status().message();
+    return std::move(Pcre2Regex::Compile("(*FAIL)")).value();
   }
-  return std::move(std::get<Pcre2Regex>(compiled));
+  return std::move(compiled).value();
 }
 
 // ---------------------------------------------------------------------------
@@ -239,11 +239,11 @@ TEST(Errors, LikePython) {
   };
   for (const auto& c : cases) {
     auto parsed = ParsePythonRegex(c.pattern);
-    const auto* error = std::get_if<RegexError>(&parsed);
-    ASSERT_NE(error, nullptr) << "accepted: " << c.pattern;
-    EXPECT_NE(error->message.find(c.message), std::string::npos)
-        << c.pattern << " -> " << error->message;
-    EXPECT_EQ(error->offset, c.offset) << c.pattern << " -> " << error->message;
+    ASSERT_FALSE(parsed.ok()) << "accepted: " << c.pattern;
+    const Status* error = &parsed.status();
+    EXPECT_NE(error->message().find(c.message), std::string::npos)
+        << c.pattern << " -> " << error->message();
+    EXPECT_EQ(error->offset(), c.offset) << c.pattern << " -> " << error->message();
   }
 }
 
@@ -251,8 +251,8 @@ TEST(Errors, UnknownLetterEscapesAreErrorsPunctuationIsLiteral) {
   for (const char* letter : {"p", "h", "R", "K", "e", "G", "Q", "E", "c", "i", "X", "z", "C"}) {
     const std::string pattern = std::string("\\") + letter;
     auto parsed = ParsePythonRegex(pattern);
-    ASSERT_TRUE(std::holds_alternative<RegexError>(parsed)) << pattern;
-    EXPECT_EQ(std::get<RegexError>(parsed).message, "bad escape " + pattern);
+    ASSERT_TRUE(!parsed.ok()) << pattern;
+    EXPECT_EQ(parsed.status().message(), "bad escape " + pattern);
   }
   for (const char* punct : {"-", " ", "#", "\"", "'", "/", ":", "!", "@", "%", "&", "~", "`", ",", "=", "<"}) {
     const std::string pattern = std::string("\\") + punct;
@@ -267,11 +267,11 @@ TEST(Errors, AcceptsWhatPythonAccepts) {
                         "(?<=x{2})", "(?<=ab|cd)", "x{ 2}", "(?x)x{ 2}", "(?a-i:x)", "(?=a)*",
                         "()*", "(|a)+", "\\08", "[\\w-]", "[--a]", "a{0}", "(?P<\u540d>a)"}) {
     auto parsed = ParsePythonRegex(p);
-    ASSERT_TRUE(std::holds_alternative<PatternInfo>(parsed))
-        << p << ": " << std::get<RegexError>(parsed).message;
-    EXPECT_TRUE(std::holds_alternative<Pcre2Regex>(
-        Pcre2Regex::Compile(std::get<PatternInfo>(parsed).pcre2)))
-        << p << " -> " << std::get<PatternInfo>(parsed).pcre2;
+    ASSERT_TRUE(parsed.ok())
+        << p << ": " << parsed.status().message();
+    EXPECT_TRUE((
+        Pcre2Regex::Compile((*parsed).pcre2)).ok())
+        << p << " -> " << (*parsed).pcre2;
   }
 }
 
@@ -657,11 +657,11 @@ TEST(LiteralFactors, SoundOnRandomPatterns) {
   while (patterns < 3000) {
     const RandomPatterns::Gen g = gen.Alternation(0);
     auto parsed = ParsePythonRegex(g.pattern);
-    if (!std::holds_alternative<PatternInfo>(parsed)) continue;  // e.g. nothing to repeat
-    const PatternInfo& info = std::get<PatternInfo>(parsed);
+    if (!parsed.ok()) continue;  // e.g. nothing to repeat
+    const PatternInfo& info = (*parsed);
     auto compiled = Pcre2Regex::Compile(info.pcre2);
-    ASSERT_TRUE(std::holds_alternative<Pcre2Regex>(compiled)) << g.pattern;
-    const Pcre2Regex& re = std::get<Pcre2Regex>(compiled);
+    ASSERT_TRUE(compiled.ok()) << g.pattern;
+    const Pcre2Regex& re = (*compiled);
     ++patterns;
     with_factors += !info.literal_factors.empty();
     for (const auto& set : info.literal_factors) {
@@ -743,12 +743,12 @@ TEST(LiteralFactors, SoundOnCorpus) {
     for (std::size_t p = next++; p < patterns.size(); p = next++) {
       Result& r = results[p];
       auto parsed = ParsePythonRegex(patterns[p]);
-      if (!std::holds_alternative<PatternInfo>(parsed)) continue;
-      r.factors = std::get<PatternInfo>(parsed).literal_factors;
-      auto compiled = Pcre2Regex::Compile(std::get<PatternInfo>(parsed).pcre2);
-      if (!std::holds_alternative<Pcre2Regex>(compiled)) continue;
+      if (!parsed.ok()) continue;
+      r.factors = (*parsed).literal_factors;
+      auto compiled = Pcre2Regex::Compile((*parsed).pcre2);
+      if (!compiled.ok()) continue;
       r.ok = true;
-      const Pcre2Regex& re = std::get<Pcre2Regex>(compiled);
+      const Pcre2Regex& re = (*compiled);
       for (std::size_t t = 0; t < signatures.size(); ++t) {
         if (!re.Search(signatures[t])) continue;
         ++r.matches;
@@ -870,12 +870,12 @@ TEST(Pcre2Regex, MatchLimitIsApplied) {
 
 TEST(Pcre2Regex, CompileErrorsCarryPcre2Offset) {
   auto compiled = Pcre2Regex::Compile("ab(");
-  ASSERT_TRUE(std::holds_alternative<RegexError>(compiled));
-  EXPECT_EQ(std::get<RegexError>(compiled).offset, 3u);
-  EXPECT_FALSE(std::get<RegexError>(compiled).message.empty());
+  ASSERT_TRUE(!compiled.ok());
+  EXPECT_EQ(compiled.status().offset(), 3u);
+  EXPECT_FALSE(compiled.status().message().empty());
   auto python = CompilePython("ab(");
-  ASSERT_TRUE(std::holds_alternative<RegexError>(python));
-  EXPECT_EQ(std::get<RegexError>(python).offset, 2u);  // Python's position
+  ASSERT_TRUE(!python.ok());
+  EXPECT_EQ(python.status().offset(), 2u);  // Python's position
 }
 
 TEST(Pcre2Regex, CapturesAndNames) {
@@ -926,15 +926,15 @@ TEST(Corpus, EveryDeadendsRegexParsesAndCompiles) {
     const std::string pattern = error["regex"].get<std::string>();
     ++total;
     auto parsed = ParsePythonRegex(pattern);
-    if (auto* e = std::get_if<RegexError>(&parsed)) {
-      ADD_FAILURE() << file << ": " << pattern << " rejected at " << e->offset << ": "
-                    << e->message;
+    if (!parsed.ok()) {
+      ADD_FAILURE() << file << ": " << pattern << " rejected at " << parsed.status().offset() << ": "
+                    << parsed.status().message();
       continue;
     }
-    const PatternInfo& info = std::get<PatternInfo>(parsed);
+    const PatternInfo& info = (*parsed);
     auto compiled = Pcre2Regex::Compile(info.pcre2);
-    if (auto* e = std::get_if<RegexError>(&compiled)) {
-      ADD_FAILURE() << file << ": " << info.pcre2 << " does not compile: " << e->message;
+    if (!compiled.ok()) {
+      ADD_FAILURE() << file << ": " << info.pcre2 << " does not compile: " << compiled.status().message();
       continue;
     }
     lookaround += info.has_lookaround;
@@ -942,7 +942,7 @@ TEST(Corpus, EveryDeadendsRegexParsesAndCompiles) {
     nested += info.nested_quantifier;
     short_branch += !info.short_branches.empty();
     if (error.contains("signature") && error["signature"].is_string()) {
-      self_match += std::get<Pcre2Regex>(compiled).Search(error["signature"].get<std::string>());
+      self_match += (*compiled).Search(error["signature"].get<std::string>());
     }
   }
   EXPECT_GT(total, 0u);

@@ -124,8 +124,8 @@ TEST(Record, UnknownFieldsKeepTheirOrder) {
 // RecordFromJson), failing the test on any finding, warnings included.
 Record ReadRecordText(const std::string& text) {
   Json doc;
-  auto err = ParseJson(text, JsonLimits{}, &doc);
-  EXPECT_FALSE(err) << (err ? err->message : "") << "\n" << text;
+  Status err = ParseJson(text, JsonLimits{}, &doc);
+  EXPECT_TRUE(err.ok()) << err.message() << "\n" << text;
   Record r;
   std::vector<FieldIssue> issues;
   EXPECT_TRUE(RecordFromJson(doc, &r, &issues)) << text;

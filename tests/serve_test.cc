@@ -356,16 +356,16 @@ TEST(JsonSchemaTest, NamesTheFieldThatBreaksTheSchema) {
   json schema = json::parse(R"({"type":"object","required":["a"],"additionalProperties":false,
     "properties":{"a":{"type":"string","minLength":1},"n":{"type":"integer","minimum":1,"maximum":5},
     "xs":{"type":"array","items":{"type":"string"},"maxItems":2}}})");
-  EXPECT_FALSE(serve::CheckAgainstSchema(json{{"a", "x"}, {"n", 3}}, schema));
-  EXPECT_FALSE(serve::CheckAgainstSchema(json{{"a", "x"}, {"n", 3.0}}, schema));  // 3.0 is an integer
-  EXPECT_EQ(*serve::CheckAgainstSchema(json::object(), schema), "\"a\": is required");
-  EXPECT_EQ(*serve::CheckAgainstSchema(json{{"a", ""}}, schema), "\"a\": must not be empty");
-  EXPECT_EQ(*serve::CheckAgainstSchema(json{{"a", "x"}, {"n", 2.5}}, schema), "\"n\": must be an integer from 1 to 5");
-  EXPECT_EQ(*serve::CheckAgainstSchema(json{{"a", "x"}, {"xs", {"p", 1}}}, schema), "\"xs[1]\": must be a string");
-  EXPECT_EQ(*serve::CheckAgainstSchema(json{{"a", "x"}, {"xs", {"p", "q", "r"}}}, schema),
+  EXPECT_TRUE(serve::CheckAgainstSchema(json{{"a", "x"}, {"n", 3}}, schema).ok());
+  EXPECT_TRUE(serve::CheckAgainstSchema(json{{"a", "x"}, {"n", 3.0}}, schema).ok());  // 3.0 is an integer
+  EXPECT_EQ(serve::CheckAgainstSchema(json::object(), schema).message(), "\"a\": is required");
+  EXPECT_EQ(serve::CheckAgainstSchema(json{{"a", ""}}, schema).message(), "\"a\": must not be empty");
+  EXPECT_EQ(serve::CheckAgainstSchema(json{{"a", "x"}, {"n", 2.5}}, schema).message(), "\"n\": must be an integer from 1 to 5");
+  EXPECT_EQ(serve::CheckAgainstSchema(json{{"a", "x"}, {"xs", {"p", 1}}}, schema).message(), "\"xs[1]\": must be a string");
+  EXPECT_EQ(serve::CheckAgainstSchema(json{{"a", "x"}, {"xs", {"p", "q", "r"}}}, schema).message(),
             "\"xs\": takes at most 2 items");
-  EXPECT_EQ(*serve::CheckAgainstSchema(json{{"a", "x"}, {"b", 1}}, schema), "\"b\": unknown field (known: a, n, xs)");
-  EXPECT_EQ(*serve::CheckAgainstSchema(json::array(), schema), "the arguments: must be an object");
+  EXPECT_EQ(serve::CheckAgainstSchema(json{{"a", "x"}, {"b", 1}}, schema).message(), "\"b\": unknown field (known: a, n, xs)");
+  EXPECT_EQ(serve::CheckAgainstSchema(json::array(), schema).message(), "the arguments: must be an object");
 }
 
 // ---- MCP ----

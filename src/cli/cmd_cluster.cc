@@ -36,8 +36,8 @@ void RegisterCluster(CLI::App& app, int* exit_code) {
       std::ifstream file;
       std::istream* in = &std::cin;
       if (path != "-") {
-        if (auto why = OpenLog(path, &file)) {
-          PrintError(fmt::format("kedb cluster: {}: {}\n", path, *why));
+        if (Status st = OpenLog(path, &file); !st.ok()) {
+          PrintError(fmt::format("kedb cluster: {}: {}\n", path, st.message()));
           *exit_code = kExitError;
           return;
         }

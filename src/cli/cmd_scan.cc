@@ -38,8 +38,8 @@ void RegisterScan(CLI::App& app, int* exit_code) {
     std::ifstream file;
     std::istream* in = &std::cin;
     if (args->file != "-") {
-      if (auto why = OpenLog(args->file, &file)) {
-        PrintError(fmt::format("{}: {}\n", what, *why));
+      if (Status st = OpenLog(args->file, &file); !st.ok()) {
+        PrintError(fmt::format("{}: {}\n", what, st.message()));
         *exit_code = kExitError;
         return;
       }

@@ -73,13 +73,13 @@ int Emit(const app::Answer& answer, bool json, const std::string& what) {
   return kExitError;
 }
 
-std::optional<std::string> OpenLog(const std::string& path, std::ifstream* file) {
+Status OpenLog(const std::string& path, std::ifstream* file) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return "is a folder; give the log files inside it";
+  if (std::filesystem::is_directory(path, ec)) return Status::InvalidArgument("is a folder; give the log files inside it");
   errno = 0;
   file->open(path, std::ios::binary);
-  if (*file) return std::nullopt;
-  return fmt::format("cannot open: {}", errno ? std::strerror(errno) : "unknown reason");
+  if (*file) return Status::Ok();
+  return Status::IoError(fmt::format("cannot open: {}", errno ? std::strerror(errno) : "unknown reason"));
 }
 
 void AddEnvOption(CLI::App* cmd, std::string* env) {

@@ -45,7 +45,7 @@ int Emit(const app::Answer& answer, bool json, const std::string& what);
 
 // Opens a log file for reading into *file. On failure, why (the system's
 // reason, or that the path is a folder), for "kedb CMD: PATH: <why>".
-std::optional<std::string> OpenLog(const std::string& path, std::ifstream* file);
+Status OpenLog(const std::string& path, std::ifstream* file);
 
 // Writes to stdout in full, or reports failure (a closed pipe is not an error).
 void Print(const std::string& text);

@@ -33,16 +33,16 @@ namespace {
 std::optional<Record> ReadRecord(SourceDocument& doc, const LoadOptions& options, LoadReport* report) {
   Json json;
   JsonLimits limits{options.max_depth, options.max_string_bytes};
-  if (auto err = ParseJson(doc.text, limits, &json)) {
-    LineColumn lc = OffsetToLineColumn(doc.text, err->offset);
+  if (Status err = ParseJson(doc.text, limits, &json); !err.ok()) {
+    LineColumn lc = OffsetToLineColumn(doc.text, err.offset());
     Diagnostic d;
     d.severity = Severity::kError;
     d.rule = "json-syntax";
     d.file = doc.origin.file;
     d.line = doc.origin.line + lc.line - 1;
     d.column = lc.column;
-    d.field = err->path;
-    d.message = err->message;
+    d.field = err.field();
+    d.message = err.message();
     report->diagnostics.push_back(std::move(d));
     return std::nullopt;
   }

@@ -9,13 +9,13 @@ namespace kedb {
 namespace {
 
 // Reads the document `origin` points at: the whole file, or one JSONL line.
-std::optional<std::string> ReadDocument(const Origin& origin) {
+Result<std::string> ReadDocument(const Origin& origin) {
   std::ifstream in(origin.file, std::ios::binary);
-  if (!in) return std::nullopt;
+  if (!in) return Status::IoError(origin.file + ": cannot open");
   if (origin.format == Origin::Format::kJsonl) {
     in.seekg(origin.offset);
     std::string line;
-    if (!std::getline(in, line)) return std::nullopt;
+    if (!std::getline(in, line)) return Status::IoError(origin.file + ": no line at the record's offset");
     return line;
   }
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -58,7 +58,7 @@ Diagnostic DiagnosticInText(const Origin& origin, std::string_view text, const J
 Diagnostic DiagnosticAt(const Origin& origin, const JsonPath& field, Severity severity, std::string rule,
                         std::string record_id, std::string message) {
   auto text = ReadDocument(origin);
-  if (!text) return Unplaced(origin, field, severity, std::move(rule), std::move(record_id), std::move(message));
+  if (!text.ok()) return Unplaced(origin, field, severity, std::move(rule), std::move(record_id), std::move(message));
   return DiagnosticInText(origin, *text, field, severity, std::move(rule), std::move(record_id),
                           std::move(message));
 }

@@ -57,21 +57,20 @@ bool LiteralsPresent(const PatternInfo& info, const std::string& lowered_text) {
 
 std::optional<Compiled> CompileRecord(const Record& r, std::vector<Diagnostic>* out) {
   auto parsed = regex::ParsePythonRegex(r.regex);
-  if (auto* err = std::get_if<regex::RegexError>(&parsed)) {
+  if (!parsed.ok()) {
     out->push_back(DiagnosticAt(r.origin, kRegexField, Severity::kError, "regex-compile", r.id,
-                                fmt::format("not valid Python re syntax at offset {}: {}", err->offset,
-                                            err->message)));
+                                fmt::format("not valid Python re syntax at offset {}: {}", parsed.status().offset(),
+                                            parsed.status().message())));
     return std::nullopt;
   }
-  auto& info = std::get<PatternInfo>(parsed);
-  auto compiled = Pcre2Regex::Compile(info.pcre2);
-  if (auto* err = std::get_if<regex::RegexError>(&compiled)) {
+  auto compiled = Pcre2Regex::Compile(parsed->pcre2);
+  if (!compiled.ok()) {
     out->push_back(DiagnosticAt(r.origin, kRegexField, Severity::kError, "regex-compile", r.id,
-                                fmt::format("cannot be compiled (translated pattern offset {}): {}", err->offset,
-                                            err->message)));
+                                fmt::format("cannot be compiled (translated pattern offset {}): {}",
+                                            compiled.status().offset(), compiled.status().message())));
     return std::nullopt;
   }
-  return Compiled{&r, std::move(info), std::move(std::get<Pcre2Regex>(compiled))};
+  return Compiled{&r, std::move(parsed).value(), std::move(compiled).value()};
 }
 
 void Warn(const Record& r, std::string rule, std::string message, std::vector<Diagnostic>* out) {

@@ -205,8 +205,8 @@ std::vector<Template> Clusterer::Finish() {
     for (const auto& tok : g.tokens) re += (re.empty() ? "" : R"(\s+)") + TokenRegex(tok);
     t.regex = re;
     auto compiled = regex::CompilePython(re);
-    if (auto* rx = std::get_if<regex::Pcre2Regex>(&compiled)) {
-      for (const auto& m : t.members) t.verified += rx->Search(m) ? 1 : 0;
+    if (compiled.ok()) {
+      for (const auto& m : t.members) t.verified += compiled->Search(m) ? 1 : 0;
     }
     out.push_back(std::move(t));
   }

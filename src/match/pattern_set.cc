@@ -99,11 +99,11 @@ const PatternSet::Compiled& PatternSet::Get(uint32_t p) const {
   Compiled& c = compiled_[p];
   std::call_once(c.once, [&]() {
     auto parsed = regex::ParsePythonRegex(patterns_[p]);
-    if (auto* info = std::get_if<regex::PatternInfo>(&parsed)) {
-      c.info = std::make_unique<regex::PatternInfo>(std::move(*info));
+    if (parsed.ok()) {
+      c.info = std::make_unique<regex::PatternInfo>(std::move(parsed).value());
       c.check = LiteralCheck(*c.info, &literal_ids_);
       auto re = regex::Pcre2Regex::Compile(c.info->pcre2);
-      if (auto* ok = std::get_if<regex::Pcre2Regex>(&re)) c.regex = std::make_unique<regex::Pcre2Regex>(std::move(*ok));
+      if (re.ok()) c.regex = std::make_unique<regex::Pcre2Regex>(std::move(re).value());
     }
   });
   return c;
@@ -402,12 +402,10 @@ std::size_t PatternSet::MatchedLiteralChars(uint32_t p, std::string_view line, r
     std::vector<Branch> branches;
     for (const std::string& b : TopLevelBranches(patterns_[p])) {
       auto parsed = regex::ParsePythonRegex(b);
-      auto* info = std::get_if<regex::PatternInfo>(&parsed);
-      if (!info) return;  // a branch that does not stand alone: count the whole pattern
-      auto re = regex::Pcre2Regex::Compile("\\A(?:" + info->pcre2 + ")");
-      auto* ok = std::get_if<regex::Pcre2Regex>(&re);
-      if (!ok) return;
-      branches.push_back({std::make_unique<regex::Pcre2Regex>(std::move(*ok)), info->literal_chars});
+      if (!parsed.ok()) return;  // a branch that does not stand alone: count the whole pattern
+      auto re = regex::Pcre2Regex::Compile("\\A(?:" + parsed->pcre2 + ")");
+      if (!re.ok()) return;
+      branches.push_back({std::make_unique<regex::Pcre2Regex>(std::move(re).value()), parsed->literal_chars});
     }
     c.branches = std::move(branches);
   });

@@ -290,8 +290,8 @@ std::optional<PrefilterPlan> PlanByBranches(const std::string& python) {
   PrefilterPlan plan;
   for (const auto& branch : branches) {
     auto parsed = regex::ParsePythonRegex(branch);
-    auto* info = std::get_if<regex::PatternInfo>(&parsed);
-    if (!info) return std::nullopt;
+    if (!parsed.ok()) return std::nullopt;
+    const regex::PatternInfo* info = &*parsed;
     std::vector<std::string> factor = ChooseFactor(*info);
     if (!factor.empty()) {
       plan.literals.insert(plan.literals.end(), factor.begin(), factor.end());

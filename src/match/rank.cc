@@ -141,7 +141,7 @@ std::vector<EnvPair> EnvFromText(std::string_view text) {
   for (std::size_t i = 1; i + 1 < text.size() && !dotted; ++i) {
     dotted = text[i] == '.' && text[i - 1] >= '0' && text[i - 1] <= '9' && text[i + 1] >= '0' && text[i + 1] <= '9';
   }
-  const auto* re = dotted ? std::get_if<regex::Pcre2Regex>(&kVersion) : nullptr;
+  const regex::Pcre2Regex* re = dotted && kVersion.ok() ? &*kVersion : nullptr;
   if (re) {
     std::string_view rest = text;
     while (!rest.empty() && out.size() < 16) {

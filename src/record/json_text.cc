@@ -134,7 +134,7 @@ class GuardedSax {
   }
   bool parse_error(std::size_t position, const std::string& last_token,
                    const nlohmann::detail::exception& ex) {
-    if (!error_) {
+    if (error_.ok()) {
       // `position` counts the characters read; the offending token ends there.
       // Point at its first byte, where a person would look.
       // At the end of input the count includes the end itself.
@@ -144,12 +144,12 @@ class GuardedSax {
       std::string_view token = last_token;
       if (auto ws = token.find_last_of(" \t\r\n"); ws != std::string_view::npos) token.remove_prefix(ws + 1);
       std::size_t start = position >= token.size() ? position - token.size() : 0;
-      error_ = JsonSyntaxError{start, FormatPath(paths_.path()), CleanMessage(ex.what())};
+      error_ = Status::InvalidArgument(CleanMessage(ex.what())).At(start).In(FormatPath(paths_.path()));
     }
     return false;
   }
 
-  const std::optional<JsonSyntaxError>& error() const { return error_; }
+  const Status& error() const { return error_; }  // OK when none
 
  private:
   bool Scalar() {
@@ -166,7 +166,7 @@ class GuardedSax {
   }
   bool Fail(std::string message) {
     std::size_t offset = static_cast<std::size_t>(*tracker_ - base_);
-    error_ = JsonSyntaxError{offset > 0 ? offset - 1 : 0, FormatPath(paths_.path()), std::move(message)};
+    error_ = Status::InvalidArgument(std::move(message)).At(offset > 0 ? offset - 1 : 0).In(FormatPath(paths_.path()));
     return false;
   }
   // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax
@@ -184,7 +184,7 @@ class GuardedSax {
   const char* base_;
   std::size_t size_;
   const char** tracker_;
-  std::optional<JsonSyntaxError> error_;
+  Status error_;
 };
 
 // Finds the offset where the value at a given path starts.
@@ -267,17 +267,17 @@ std::string FormatPath(const JsonPath& path) {
   return out;
 }
 
-std::optional<JsonSyntaxError> ParseJson(std::string_view text, const JsonLimits& limits, Json* out) {
+Status ParseJson(std::string_view text, const JsonLimits& limits, Json* out) {
   const char* tracker = text.data();
   TrackingIterator first(text.data(), &tracker);
   TrackingIterator last(text.data() + text.size(), nullptr);
   *out = Json();
   GuardedSax sax(*out, limits, text, &tracker);
   bool ok = Json::sax_parse(first, last, &sax, nlohmann::detail::input_format_t::json, /*strict=*/true);
-  if (ok && !sax.error()) return std::nullopt;
+  if (ok && sax.error().ok()) return Status::Ok();
   *out = Json();
-  if (sax.error()) return sax.error();
-  return JsonSyntaxError{static_cast<std::size_t>(tracker - text.data()), "", "malformed JSON"};
+  if (!sax.error().ok()) return sax.error();
+  return Status::InvalidArgument("malformed JSON").At(static_cast<std::size_t>(tracker - text.data()));
 }
 
 LineColumn OffsetToLineColumn(std::string_view text, std::size_t offset) {

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kedb/status.h"
+
 namespace kedb {
 
 using Json = nlohmann::ordered_json;
@@ -31,15 +33,11 @@ struct JsonLimits {
   std::size_t max_string_bytes = 1 << 20; // one string value or key
 };
 
-struct JsonSyntaxError {
-  std::size_t offset = 0;  // byte offset in the text where parsing stopped
-  std::string path;        // where in the document, when known ("workarounds[0].how")
-  std::string message;
-};
-
 // Parses one JSON document. Never throws and never recurses on the input's
-// nesting. Trailing content other than whitespace is an error.
-std::optional<JsonSyntaxError> ParseJson(std::string_view text, const JsonLimits& limits, Json* out);
+// nesting. Trailing content other than whitespace is an error. A failure's
+// offset() is the byte where parsing stopped, and its field() the path in
+// the document when known ("workarounds[0].how").
+Status ParseJson(std::string_view text, const JsonLimits& limits, Json* out);
 
 struct LineColumn {
   int line = 1;    // 1-based

@@ -80,7 +80,7 @@ std::string FormatRecordFile(const Record& record) {
   // view drops (x_ extensions, unknown fields, the author's key order).
   // Text already in the canonical layout comes back byte for byte.
   Json doc;
-  if (ParseJson(record.json, JsonLimits{}, &doc)) {
+  if (!ParseJson(record.json, JsonLimits{}, &doc).ok()) {
     // The text was produced or checked by the loader; it always parses.
     return record.json;
   }

@@ -84,15 +84,14 @@ bool HasAtomicOrPossessive(std::string_view pattern) {
 
 }  // namespace
 
-std::variant<Pcre2Regex, RegexError> Pcre2Regex::Compile(std::string_view pcre2_pattern,
-                                                         const Pcre2Options& options) {
+Result<Pcre2Regex> Pcre2Regex::Compile(std::string_view pcre2_pattern, const Pcre2Options& options) {
   std::uint32_t flags = PCRE2_ALT_CIRCUMFLEX | PCRE2_NEVER_BACKSLASH_C;
   if (options.utf) flags |= PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
   if (options.caseless) flags |= PCRE2_CASELESS;
 
   std::unique_ptr<pcre2_compile_context, decltype(&pcre2_compile_context_free)> context(
       pcre2_compile_context_create(nullptr), &pcre2_compile_context_free);
-  if (context == nullptr) return RegexError{0, "out of memory"};
+  if (context == nullptr) return Status::Internal("out of memory");
   pcre2_set_newline(context.get(), PCRE2_NEWLINE_LF);  // Python's only newline
 
   int code = 0;
@@ -100,7 +99,7 @@ std::variant<Pcre2Regex, RegexError> Pcre2Regex::Compile(std::string_view pcre2_
   pcre2_code* compiled =
       pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pcre2_pattern.data()), pcre2_pattern.size(),
                     flags, &code, &offset, context.get());
-  if (compiled == nullptr) return RegexError{offset, ErrorText(code)};
+  if (compiled == nullptr) return Status::InvalidArgument(ErrorText(code)).At(offset);
 
   Pcre2Regex regex;
   regex.code_ = compiled;
@@ -198,14 +197,11 @@ std::optional<std::vector<std::optional<Span>>> Pcre2Regex::Captures(
   return groups;
 }
 
-std::variant<Pcre2Regex, RegexError> CompilePython(std::string_view python_pattern,
-                                                   const Pcre2Options& options) {
+Result<Pcre2Regex> CompilePython(std::string_view python_pattern, const Pcre2Options& options) {
   auto parsed = ParsePythonRegex(python_pattern);
-  if (auto* error = std::get_if<RegexError>(&parsed)) return *error;
-  auto compiled = Pcre2Regex::Compile(std::get<PatternInfo>(parsed).pcre2, options);
-  if (auto* error = std::get_if<RegexError>(&compiled)) {
-    return RegexError{0, "PCRE2: " + error->message};
-  }
+  if (!parsed.ok()) return parsed.status();
+  auto compiled = Pcre2Regex::Compile(parsed->pcre2, options);
+  if (!compiled.ok()) return Status::InvalidArgument("PCRE2: " + compiled.status().message()).At(0);
   return compiled;
 }
 

@@ -1,9 +1,8 @@
 // A compiled PCRE2 pattern with the settings kedb matches with.
 //
 //   auto compiled = CompilePython(record.regex);
-//   if (auto* error = std::get_if<RegexError>(&compiled)) { ...report... }
-//   const Pcre2Regex& re = std::get<Pcre2Regex>(compiled);
-//   if (re.Search(log_text)) { ... }
+//   if (!compiled.ok()) { ...report compiled.status() (message, offset)... }
+//   if (compiled->Search(log_text)) { ... }
 //
 // Matching never hangs and never throws: every search runs under a match
 // limit, a depth limit and a heap limit, and hitting one counts as "no
@@ -53,8 +52,7 @@ class Pcre2Regex {
   // Newline is LF and PCRE2_ALT_CIRCUMFLEX is set, so ^ $ . behave as in
   // Python. On failure returns PCRE2's message and offset into the pattern.
   // Cost: proportional to the pattern; JIT adds tens of microseconds.
-  static std::variant<Pcre2Regex, RegexError> Compile(std::string_view pcre2_pattern,
-                                                       const Pcre2Options& options = {});
+  static Result<Pcre2Regex> Compile(std::string_view pcre2_pattern, const Pcre2Options& options = {});
 
   Pcre2Regex(Pcre2Regex&& other) noexcept;
   Pcre2Regex& operator=(Pcre2Regex&& other) noexcept;
@@ -100,8 +98,7 @@ class Pcre2Regex {
 // compiles its translation. Python's errors come with offsets into the
 // Python pattern; a translation PCRE2 still rejects (rare: PCRE2 limits)
 // comes back as "PCRE2: <message>" at offset 0.
-std::variant<Pcre2Regex, RegexError> CompilePython(std::string_view python_pattern,
-                                                   const Pcre2Options& options = {});
+Result<Pcre2Regex> CompilePython(std::string_view python_pattern, const Pcre2Options& options = {});
 
 }  // namespace kedb::regex
 

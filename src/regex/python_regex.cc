@@ -82,13 +82,20 @@ struct Ctx {
   bool ascii = false;
 };
 
+// A rejection the parser holds until it finishes (Python reports the first
+// parse error, then compile-time ones, and kedb's "unsupported" last).
+struct RegexError {
+  std::size_t offset = 0;  // byte offset into the pattern
+  std::string message;
+};
+
 class Parser {
  public:
   Parser(std::vector<char32_t> cps, std::vector<std::size_t> offsets,
          std::string_view pattern)
       : cps_(std::move(cps)), offs_(std::move(offsets)), pattern_(pattern) {}
 
-  std::variant<PatternInfo, RegexError> Run();
+  Result<PatternInfo> Run();
 
  private:
   // Python's Tokenizer.
@@ -694,7 +701,7 @@ bool Parser::ParseSub(Ctx ctx, int nested, Fragment* out) {
   return true;
 }
 
-std::variant<PatternInfo, RegexError> Parser::Run() {
+Result<PatternInfo> Parser::Run() {
   Advance();
   Fragment body;
   ParseSub(Ctx{}, 0, &body);
@@ -704,9 +711,9 @@ std::variant<PatternInfo, RegexError> Parser::Run() {
   }
   // fix_flags(): a ValueError in Python, without a position.
   if ((flags_ & kFlagA) && (flags_ & kFlagU)) FailAt(0, "ASCII and UNICODE flags are incompatible");
-  if (error_) return *error_;
-  if (late_error_) return *late_error_;
-  if (unsupported_) return *unsupported_;
+  for (const auto* failure : {&error_, &late_error_, &unsupported_}) {
+    if (*failure) return Status::InvalidArgument((*failure)->message).At((*failure)->offset);
+  }
 
   PatternInfo& info = info_;
   info.ignorecase_flag = flags_ & kFlagI;
@@ -735,13 +742,13 @@ std::variant<PatternInfo, RegexError> Parser::Run() {
 
 }  // namespace
 
-std::variant<PatternInfo, RegexError> ParsePythonRegex(std::string_view pattern) {
+Result<PatternInfo> ParsePythonRegex(std::string_view pattern) {
   std::vector<char32_t> cps;
   std::vector<std::size_t> offsets;
   for (std::size_t i = 0; i < pattern.size();) {
     char32_t c = 0;
     const std::size_t n = internal::DecodeUtf8(pattern, i, &c);
-    if (n == 0) return RegexError{i, "pattern is not valid UTF-8"};
+    if (n == 0) return Status::InvalidArgument("pattern is not valid UTF-8").At(i);
     cps.push_back(c);
     offsets.push_back(i);
     i += n;

@@ -22,21 +22,19 @@
 #include <variant>
 #include <vector>
 
+#include "kedb/status.h"
 #include "util/utf8.h"
 
 namespace kedb::regex {
 
-// Why a pattern was rejected.
+// Why a pattern was rejected: a Status (InvalidArgument) whose offset() is
+// a byte offset into the pattern.
 //
 // Python's own errors keep Python's wording and position, with one
 // exception: "look-behind requires fixed-width pattern" has no position in
 // Python (it comes from the compiler), so it points at the look-behind's "(".
 // Patterns Python accepts but kedb cannot reproduce with PCRE2 get a message
 // starting with "unsupported:" (see ParsePythonRegex).
-struct RegexError {
-  std::size_t offset = 0;  // byte offset into the pattern
-  std::string message;
-};
 
 // An alternation branch short enough to fire inside unrelated words.
 struct ShortBranch {
@@ -157,7 +155,7 @@ struct PatternInfo {
 //     over 32 characters) become numbered groups in the translation.
 //   - str.isidentifier() is approximated: any non-ASCII character may appear
 //     in a group name.
-std::variant<PatternInfo, RegexError> ParsePythonRegex(std::string_view pattern);
+Result<PatternInfo> ParsePythonRegex(std::string_view pattern);  // a failure has offset()
 
 // The case folding used for PatternInfo::required_literals: ASCII, Latin-1,
 // Latin Extended-A, basic Greek and Cyrillic and full-width Latin letters are

@@ -112,14 +112,14 @@ ApiReply MatchOrScan(const Engine& engine, const ApiRequest& req, bool scan) {
     Json body;
     JsonLimits limits;
     limits.max_string_bytes = req.body.size() + 1;  // the body limit already bounds it
-    if (auto err = ParseJson(req.body, limits, &body)) {
-      LineColumn lc = OffsetToLineColumn(req.body, err->offset);
+    if (Status err = ParseJson(req.body, limits, &body); !err.ok()) {
+      LineColumn lc = OffsetToLineColumn(req.body, err.offset());
       return ErrorReply(400, "bad_request",
-                        fmt::format("request body: line {}, column {}: {}", lc.line, lc.column, err->message));
+                        fmt::format("request body: line {}, column {}: {}", lc.line, lc.column, err.message()));
     }
     static const Json kMatchSchema = BodySchema(false), kScanSchema = BodySchema(true);  // built once
-    if (auto err = CheckAgainstSchema(body, scan ? kScanSchema : kMatchSchema)) {
-      return ErrorReply(400, "bad_request", "request body: " + *err);
+    if (Status err = CheckAgainstSchema(body, scan ? kScanSchema : kMatchSchema); !err.ok()) {
+      return ErrorReply(400, "bad_request", "request body: " + err.message());
     }
     q.text = body[field].get<std::string>();
     q.top = body.value("top", scan ? kScanTop : kMatchTop);

@@ -119,8 +119,9 @@ std::optional<std::string> Check(const Json& value, const Json& schema, const st
 
 }  // namespace
 
-std::optional<std::string> CheckAgainstSchema(const Json& value, const Json& schema) {
-  return Check(value, schema, "");
+Status CheckAgainstSchema(const Json& value, const Json& schema) {
+  if (auto why = Check(value, schema, "")) return Status::InvalidArgument(std::move(*why));
+  return Status::Ok();
 }
 
 }  // namespace kedb::serve

@@ -17,6 +17,8 @@ namespace kedb::serve {
 // properties, required, additionalProperties: false, enum, minimum,
 // maximum, minLength, maxLength, items, minItems, maxItems. Anything else
 // in the schema is ignored (description, default, examples).
-std::optional<std::string> CheckAgainstSchema(const Json& value, const Json& schema);
+// OK, or InvalidArgument saying which field is wrong and how
+// ("\"xs[1]\": must be a string").
+Status CheckAgainstSchema(const Json& value, const Json& schema);
 
 }  // namespace kedb::serve

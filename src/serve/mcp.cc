@@ -85,8 +85,8 @@ Json ToolsCall(const Engine& engine, const Json& params) {
   if (!schema) throw RpcError{-32602, fmt::format("unknown tool \"{}\"", name)};
   Json args = params.contains("arguments") ? params["arguments"] : Json::object();
   if (args.is_null()) args = Json::object();
-  if (auto err = CheckAgainstSchema(args, *schema)) {
-    throw RpcError{-32602, fmt::format("{}: {}", name, *err)};
+  if (Status err = CheckAgainstSchema(args, *schema); !err.ok()) {
+    throw RpcError{-32602, fmt::format("{}: {}", name, err.message())};
   }
   ToolResult r = CallTool(engine, name, args);
   Json out{{"content", {{{"type", "text"}, {"text", r.text}}}}, {"isError", r.is_error}};
