@@ -321,7 +321,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
   const std::string_view t = Trim(text);
   const bool blank = t.empty();
   const bool indented = !text.empty() && Space(text[0]);
-  if (!!pending_kind_) {
+  if (pending_kind_) {
     if (IsAtFrame(text) && pending_line_ + 1 == line_no) {
       pending_kind_.reset();  // the pending line heads this stack trace (Start takes it from prev_text_)
     } else if (indented && !blank && pending_line_ + 1 == line_no && !IsPythonFrame(t)) {
@@ -341,216 +341,52 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       FlushPending();
     }
   }
-  bool claimed = true;
+  bool claimed = false;
+  const LineView line{line_no, text, t, blank, indented, mark};
   switch (state_) {
     case State::kNone:
-      claimed = false;
       break;
-    case State::kPython: {
-      // Frames are indented deeper than the "Traceback" line; the exception
-      // line is not (pip and other tools indent a child's whole output).
-      std::size_t indent = text.size() - TrimLeft(text).size();
-      if (blank) {
-        if (++blank_run_ >= 2) {
-          last_python_ = Close();
-          claimed = false;
-        }
-      } else if (indent > traceback_indent_) {
-        blank_run_ = 0;
-        if (t.starts_with("File \"")) {
-          AddFrame(line_no, t);
-        } else {
-          Extend(line_no);
-        }
-      } else if (IsPythonFrame(t) && !headerless_) {
-        // A frame pasted flush left (a paste's indentation lost on the way)
-        // is still a frame, not the exception line.
-        blank_run_ = 0;
-        AddFrame(line_no, t);
-      } else if (t == "Traceback (most recent call last):" || (headerless_ && !IsExceptionLine(t))) {
-        // A traceback cut short; or frames without a header that no
-        // exception line ends, which are no traceback (Close drops them).
-        last_python_ = Close();
-        claimed = false;
-      } else {
-        ReadException(line_no, t);
-      }
+    case State::kPython:
+      claimed = ContinuePython(line);
       break;
-    }
     case State::kExceptionMessage:
-      if (ContinuesMessage(text, t, blank)) {
-        if (!blank) Extend(line_no);
-      } else {
-        CloseException(current_.decisive_line, current_.decisive);
-        claimed = false;
-      }
+      claimed = ContinueExceptionMessage(line);
       break;
     case State::kIPython:
-      // Frames, their numbered code lines ("----> 3 f()", "      4 g()") and
-      // blank lines between them, up to the exception line, which is the
-      // first unindented line that reads as one.
-      if (blank || indented || t.starts_with("--")) {
-        Extend(line_no);
-      } else if (IsIPythonFrame(t)) {
-        AddFrame(line_no, t);
-      } else if (IsExceptionLine(t)) {
-        CloseException(line_no, t);
-      } else if (t.starts_with("During handling of the above exception") ||
-                 t.starts_with("The above exception was the direct cause") || IsIPythonHeader(t) ||
-                 line_no > current_.first_line + kMaxIPythonLines) {
-        last_python_ = Close();  // cut short: the header names the exception
-        claimed = false;
-      } else {
-        Extend(line_no);
-      }
+      claimed = ContinueIPython(line);
       break;
     case State::kStack:
-      if (IsAtFrame(text)) {
-        AddFrame(line_no, t);
-      } else if (indented && t.starts_with("...") && t.ends_with("more")) {
-        Extend(line_no);
-      } else if (t.starts_with("Caused by: ")) {
-        // The trace just read is explained by the one starting here.
-        long effect = CloseStack();
-        Open(State::kStack, current_kind_, line_no, text, origin_);
-        SetDecisive(line_no, t.substr(11));
-        last_stack_ = effect;
-        pending_caused_by_ = effect >= 0;
-      } else {
-        CloseStack();
-        claimed = false;
-      }
+      claimed = ContinueStack(line);
       break;
     case State::kRustPanic:
-      if (blank) {
-        Close();
-      } else if (!have_decisive_) {
-        SetDecisive(line_no, t);  // 1.73+: the message follows "panicked at file:line:col:"
-      } else if (t.starts_with("note: ") || t.starts_with("stack backtrace:") ||
-                 (indented && (Digit(t[0]) || t.starts_with("at ")))) {
-        if (indented) {
-          AddFrame(line_no, t);
-        } else {
-          Extend(line_no);
-        }
-      } else {
-        Close();
-        claimed = false;
-      }
+      claimed = ContinueRustPanic(line);
       break;
     case State::kRustc:
-      if (blank) {
-        Close();
-      } else if (indented || t[0] == '|' || (Digit(t[0]) && Contains(t.substr(0, 8), "|")) || t.starts_with("= ") ||
-                 t.starts_with("help:") || t.starts_with("note:") || t.starts_with("-->")) {
-        if (t.starts_with("-->")) {
-          AddFrame(line_no, t);
-        } else {
-          Extend(line_no);
-        }
-      } else {
-        Close();
-        claimed = false;
-      }
+      claimed = ContinueRustc(line);
       break;
     case State::kGo:
-      if (blank) {
-        if (++blank_run_ >= 2) Close();
-      } else if (t.starts_with("goroutine ") || (!text.empty() && text[0] == '\t') || t.starts_with("created by ") ||
-                 t.starts_with("[signal ") || t.starts_with("[recovered]") ||
-                 (t.ends_with(")") && Contains(t, "(") && !Contains(t, " "))) {
-        blank_run_ = 0;
-        if (!text.empty() && text[0] == '\t') {
-          AddFrame(line_no, t);
-        } else {
-          Extend(line_no);
-        }
-      } else if (t.starts_with("exit status ")) {
-        Extend(line_no);
-        Close();
-      } else {
-        Close();
-        claimed = false;
-      }
+      claimed = ContinueGo(line);
       break;
-    case State::kNpm: {
-      std::string_view body;
-      if (t.starts_with("npm ERR!")) {
-        body = Trim(t.substr(8));
-      } else if (t.starts_with("npm error")) {
-        body = Trim(t.substr(9));
-      } else {
-        Close();
-        claimed = false;
-        break;
-      }
-      bool detail = body.empty() || body.starts_with("code ") || body.starts_with("errno ") ||
-                    body.starts_with("syscall ") || body.starts_with("path ") || body.starts_with("A complete log") ||
-                    body.starts_with("/");
-      if (!have_decisive_ && !detail) {
-        SetDecisive(line_no, t);
-      } else {
-        AddFrame(line_no, t);
-      }
+    case State::kNpm:
+      claimed = ContinueNpm(line);
       break;
-    }
     case State::kPytest:
-      if (IsPytestHeader(t)) {
-        Close();
-        claimed = false;
-      } else if (IsRule(t, '=')) {
-        Close();
-        claimed = false;
-      } else {
-        if (mark == LineMark::kPytestError && (!have_decisive_ || (!IsExceptionLine(current_.decisive) && IsExceptionLine(t)))) {
-          SetDecisive(line_no, t);
-        } else if (!have_decisive_ && IsExceptionLine(t)) {
-          SetDecisive(line_no, t);
-        } else if (t.starts_with("File \"") || Contains(t, ".py:")) {
-          AddFrame(line_no, t);
-        } else {
-          Extend(line_no);
-        }
-      }
+      claimed = ContinuePytest(line);
       break;
     case State::kCpp:
-      // "  what():  message" says what went wrong; "Aborted (core dumped)" ends it.
-      // PyTorch's c10 errors carry where they were raised and their native
-      // frames: "Exception raised from checkTimeout at ...", "frame #0: ...".
-      if (t.starts_with("what():")) {
-        SetDecisive(line_no, Trim(t.substr(7)));
-      } else if (t.starts_with("frame #")) {
-        AddFrame(line_no, t);
-      } else if (t.starts_with("Aborted") || t.starts_with("*** ") || t.starts_with("Exception raised from ") ||
-                 (indented && !blank)) {
-        Extend(line_no);
-      } else {
-        Close();
-        claimed = false;
-      }
+      claimed = ContinueCpp(line);
       break;
     case State::kDetails:
-      if (indented && !blank && line_no <= current_.first_line + kMaxDetailLines) {
-        Extend(line_no);
-      } else {
-        Close();
-        claimed = false;
-      }
+      claimed = ContinueDetails(line);
       break;
     case State::kCompiler:
-      if (!blank && (indented || Contains(t.substr(0, std::min<std::size_t>(t.size(), 12)), "|") || Contains(t, ": note: ") ||
-                     t.starts_with("In file included from") || t.starts_with("^"))) {
-        Extend(line_no);
-      } else {
-        Close();
-        claimed = false;
-      }
+      claimed = ContinueCompiler(line);
       break;
   }
   if (!claimed) Start(line_no, text, mark, may_start || mark != LineMark::kNone);
   if (state_ != State::kNone) {
     KeepLine(line_no, text, origin);
-  } else if (problem && !claimed && !(pending_line_ == line_no && !!pending_kind_)) {
+  } else if (problem && !claimed && !(pending_line_ == line_no && pending_kind_)) {
     KeepProblemLine(line_no, text, origin, mark);  // a problem line no block took
   }
   // Only a line that may start a block can head a stack trace; copying
@@ -562,6 +398,239 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
   } else {
     prev_text_.clear();
   }
+}
+
+bool BlockSegmenter::ContinuePython(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  // Frames are indented deeper than the "Traceback" line; the exception
+  // line is not (pip and other tools indent a child's whole output).
+  std::size_t indent = text.size() - TrimLeft(text).size();
+  if (blank) {
+    if (++blank_run_ >= 2) {
+      last_python_ = Close();
+      return false;
+    }
+  } else if (indent > traceback_indent_) {
+    blank_run_ = 0;
+    if (t.starts_with("File \"")) {
+      AddFrame(line_no, t);
+    } else {
+      Extend(line_no);
+    }
+  } else if (IsPythonFrame(t) && !headerless_) {
+    // A frame pasted flush left (a paste's indentation lost on the way)
+    // is still a frame, not the exception line.
+    blank_run_ = 0;
+    AddFrame(line_no, t);
+  } else if (t == "Traceback (most recent call last):" || (headerless_ && !IsExceptionLine(t))) {
+    // A traceback cut short; or frames without a header that no
+    // exception line ends, which are no traceback (Close drops them).
+    last_python_ = Close();
+    return false;
+  } else {
+    ReadException(line_no, t);
+  }
+  return true;
+}
+
+bool BlockSegmenter::ContinueExceptionMessage(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  if (ContinuesMessage(text, t, blank)) {
+    if (!blank) Extend(line_no);
+  } else {
+    CloseException(current_.decisive_line, current_.decisive);
+    return false;
+  }
+  return true;
+}
+
+bool BlockSegmenter::ContinueIPython(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  // Frames, their numbered code lines ("----> 3 f()", "      4 g()") and
+  // blank lines between them, up to the exception line, which is the
+  // first unindented line that reads as one.
+  if (blank || indented || t.starts_with("--")) {
+    Extend(line_no);
+  } else if (IsIPythonFrame(t)) {
+    AddFrame(line_no, t);
+  } else if (IsExceptionLine(t)) {
+    CloseException(line_no, t);
+  } else if (t.starts_with("During handling of the above exception") ||
+             t.starts_with("The above exception was the direct cause") || IsIPythonHeader(t) ||
+             line_no > current_.first_line + kMaxIPythonLines) {
+    last_python_ = Close();  // cut short: the header names the exception
+    return false;
+  } else {
+    Extend(line_no);
+  }
+  return true;
+}
+
+bool BlockSegmenter::ContinueStack(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  if (IsAtFrame(text)) {
+    AddFrame(line_no, t);
+  } else if (indented && t.starts_with("...") && t.ends_with("more")) {
+    Extend(line_no);
+  } else if (t.starts_with("Caused by: ")) {
+    // The trace just read is explained by the one starting here.
+    long effect = CloseStack();
+    Open(State::kStack, current_kind_, line_no, text, origin_);
+    SetDecisive(line_no, t.substr(11));
+    last_stack_ = effect;
+    pending_caused_by_ = effect >= 0;
+  } else {
+    CloseStack();
+    return false;
+  }
+  return true;
+}
+
+bool BlockSegmenter::ContinueRustPanic(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  if (blank) {
+    Close();
+  } else if (!have_decisive_) {
+    SetDecisive(line_no, t);  // 1.73+: the message follows "panicked at file:line:col:"
+  } else if (t.starts_with("note: ") || t.starts_with("stack backtrace:") ||
+             (indented && (Digit(t[0]) || t.starts_with("at ")))) {
+    if (indented) {
+      AddFrame(line_no, t);
+    } else {
+      Extend(line_no);
+    }
+  } else {
+    Close();
+    return false;
+  }
+  return true;
+}
+
+bool BlockSegmenter::ContinueRustc(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  if (blank) {
+    Close();
+  } else if (indented || t[0] == '|' || (Digit(t[0]) && Contains(t.substr(0, 8), "|")) || t.starts_with("= ") ||
+             t.starts_with("help:") || t.starts_with("note:") || t.starts_with("-->")) {
+    if (t.starts_with("-->")) {
+      AddFrame(line_no, t);
+    } else {
+      Extend(line_no);
+    }
+  } else {
+    Close();
+    return false;
+  }
+  return true;
+}
+
+bool BlockSegmenter::ContinueGo(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  if (blank) {
+    if (++blank_run_ >= 2) Close();
+  } else if (t.starts_with("goroutine ") || (!text.empty() && text[0] == '\t') || t.starts_with("created by ") ||
+             t.starts_with("[signal ") || t.starts_with("[recovered]") ||
+             (t.ends_with(")") && Contains(t, "(") && !Contains(t, " "))) {
+    blank_run_ = 0;
+    if (!text.empty() && text[0] == '\t') {
+      AddFrame(line_no, t);
+    } else {
+      Extend(line_no);
+    }
+  } else if (t.starts_with("exit status ")) {
+    Extend(line_no);
+    Close();
+  } else {
+    Close();
+    return false;
+  }
+  return true;
+}
+
+bool BlockSegmenter::ContinueNpm(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  std::string_view body;
+  if (t.starts_with("npm ERR!")) {
+    body = Trim(t.substr(8));
+  } else if (t.starts_with("npm error")) {
+    body = Trim(t.substr(9));
+  } else {
+    Close();
+    return false;
+  }
+  bool detail = body.empty() || body.starts_with("code ") || body.starts_with("errno ") ||
+                body.starts_with("syscall ") || body.starts_with("path ") || body.starts_with("A complete log") ||
+                body.starts_with("/");
+  if (!have_decisive_ && !detail) {
+    SetDecisive(line_no, t);
+  } else {
+    AddFrame(line_no, t);
+  }
+  return true;
+}
+
+bool BlockSegmenter::ContinuePytest(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  if (IsPytestHeader(t)) {
+    Close();
+    return false;
+  } else if (IsRule(t, '=')) {
+    Close();
+    return false;
+  } else {
+    if (mark == LineMark::kPytestError && (!have_decisive_ || (!IsExceptionLine(current_.decisive) && IsExceptionLine(t)))) {
+      SetDecisive(line_no, t);
+    } else if (!have_decisive_ && IsExceptionLine(t)) {
+      SetDecisive(line_no, t);
+    } else if (t.starts_with("File \"") || Contains(t, ".py:")) {
+      AddFrame(line_no, t);
+    } else {
+      Extend(line_no);
+    }
+  }
+  return true;
+}
+
+bool BlockSegmenter::ContinueCpp(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  // "  what():  message" says what went wrong; "Aborted (core dumped)" ends it.
+  // PyTorch's c10 errors carry where they were raised and their native
+  // frames: "Exception raised from checkTimeout at ...", "frame #0: ...".
+  if (t.starts_with("what():")) {
+    SetDecisive(line_no, Trim(t.substr(7)));
+  } else if (t.starts_with("frame #")) {
+    AddFrame(line_no, t);
+  } else if (t.starts_with("Aborted") || t.starts_with("*** ") || t.starts_with("Exception raised from ") ||
+             (indented && !blank)) {
+    Extend(line_no);
+  } else {
+    Close();
+    return false;
+  }
+  return true;
+}
+
+bool BlockSegmenter::ContinueDetails(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  if (indented && !blank && line_no <= current_.first_line + kMaxDetailLines) {
+    Extend(line_no);
+  } else {
+    Close();
+    return false;
+  }
+  return true;
+}
+
+bool BlockSegmenter::ContinueCompiler(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  if (!blank && (indented || Contains(t.substr(0, std::min<std::size_t>(t.size(), 12)), "|") || Contains(t, ": note: ") ||
+                 t.starts_with("In file included from") || t.starts_with("^"))) {
+    Extend(line_no);
+  } else {
+    Close();
+    return false;
+  }
+  return true;
 }
 
 void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark mark, bool may_start) {

@@ -105,6 +105,30 @@ class BlockSegmenter {
   // An IPython traceback whose exception line never comes ends here.
   static constexpr std::size_t kMaxIPythonLines = 2000;
 
+  // One line as the open block's reader sees it.
+  struct LineView {
+    std::size_t no;
+    std::string_view text;  // as given
+    std::string_view t;     // trimmed
+    bool blank, indented;
+    LineMark mark;
+  };
+  // The open block's reader for each state: true when the line belongs to
+  // the block (it may also close it), false when the block ended before
+  // the line, which may then start a block of its own.
+  bool ContinuePython(const LineView& line);
+  bool ContinueExceptionMessage(const LineView& line);
+  bool ContinueIPython(const LineView& line);
+  bool ContinueStack(const LineView& line);
+  bool ContinueRustPanic(const LineView& line);
+  bool ContinueRustc(const LineView& line);
+  bool ContinueGo(const LineView& line);
+  bool ContinueNpm(const LineView& line);
+  bool ContinuePytest(const LineView& line);
+  bool ContinueCpp(const LineView& line);
+  bool ContinueDetails(const LineView& line);
+  bool ContinueCompiler(const LineView& line);
+
   // Starts current_ at line `line_no`, whose text is `text`.
   void Open(State state, BlockKind kind, std::size_t line_no, std::string_view text, std::size_t origin);
   // Keeps a line of the block being read (up to kMaxTextLines, each once).
