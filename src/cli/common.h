@@ -3,7 +3,6 @@
 #pragma once
 
 #include <fstream>
-#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>

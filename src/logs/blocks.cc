@@ -400,6 +400,19 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
   }
 }
 
+bool BlockSegmenter::CloseBefore() {
+  Close();
+  return false;
+}
+
+void BlockSegmenter::FrameOrLine(std::size_t line_no, std::string_view t, bool frame) {
+  if (frame) {
+    AddFrame(line_no, t);
+  } else {
+    Extend(line_no);
+  }
+}
+
 bool BlockSegmenter::ContinuePython(const LineView& line) {
   const auto& [line_no, text, t, blank, indented, mark] = line;
   // Frames are indented deeper than the "Traceback" line; the exception
@@ -412,11 +425,7 @@ bool BlockSegmenter::ContinuePython(const LineView& line) {
     }
   } else if (indent > traceback_indent_) {
     blank_run_ = 0;
-    if (t.starts_with("File \"")) {
-      AddFrame(line_no, t);
-    } else {
-      Extend(line_no);
-    }
+    FrameOrLine(line_no, t, t.starts_with("File \""));
   } else if (IsPythonFrame(t) && !headerless_) {
     // A frame pasted flush left (a paste's indentation lost on the way)
     // is still a frame, not the exception line.
@@ -494,14 +503,9 @@ bool BlockSegmenter::ContinueRustPanic(const LineView& line) {
     SetDecisive(line_no, t);  // 1.73+: the message follows "panicked at file:line:col:"
   } else if (t.starts_with("note: ") || t.starts_with("stack backtrace:") ||
              (indented && (Digit(t[0]) || t.starts_with("at ")))) {
-    if (indented) {
-      AddFrame(line_no, t);
-    } else {
-      Extend(line_no);
-    }
+    FrameOrLine(line_no, t, indented);
   } else {
-    Close();
-    return false;
+    return CloseBefore();
   }
   return true;
 }
@@ -512,14 +516,9 @@ bool BlockSegmenter::ContinueRustc(const LineView& line) {
     Close();
   } else if (indented || t[0] == '|' || (Digit(t[0]) && Contains(t.substr(0, 8), "|")) || t.starts_with("= ") ||
              t.starts_with("help:") || t.starts_with("note:") || t.starts_with("-->")) {
-    if (t.starts_with("-->")) {
-      AddFrame(line_no, t);
-    } else {
-      Extend(line_no);
-    }
+    FrameOrLine(line_no, t, t.starts_with("-->"));
   } else {
-    Close();
-    return false;
+    return CloseBefore();
   }
   return true;
 }
@@ -532,17 +531,12 @@ bool BlockSegmenter::ContinueGo(const LineView& line) {
              t.starts_with("[signal ") || t.starts_with("[recovered]") ||
              (t.ends_with(")") && Contains(t, "(") && !Contains(t, " "))) {
     blank_run_ = 0;
-    if (!text.empty() && text[0] == '\t') {
-      AddFrame(line_no, t);
-    } else {
-      Extend(line_no);
-    }
+    FrameOrLine(line_no, t, !text.empty() && text[0] == '\t');
   } else if (t.starts_with("exit status ")) {
     Extend(line_no);
     Close();
   } else {
-    Close();
-    return false;
+    return CloseBefore();
   }
   return true;
 }
@@ -555,8 +549,7 @@ bool BlockSegmenter::ContinueNpm(const LineView& line) {
   } else if (t.starts_with("npm error")) {
     body = Trim(t.substr(9));
   } else {
-    Close();
-    return false;
+    return CloseBefore();
   }
   bool detail = body.empty() || body.starts_with("code ") || body.starts_with("errno ") ||
                 body.starts_with("syscall ") || body.starts_with("path ") || body.starts_with("A complete log") ||
@@ -572,11 +565,9 @@ bool BlockSegmenter::ContinueNpm(const LineView& line) {
 bool BlockSegmenter::ContinuePytest(const LineView& line) {
   const auto& [line_no, text, t, blank, indented, mark] = line;
   if (IsPytestHeader(t)) {
-    Close();
-    return false;
+    return CloseBefore();
   } else if (IsRule(t, '=')) {
-    Close();
-    return false;
+    return CloseBefore();
   } else {
     if (mark == LineMark::kPytestError && (!have_decisive_ || (!IsExceptionLine(current_.decisive) && IsExceptionLine(t)))) {
       SetDecisive(line_no, t);
@@ -604,8 +595,7 @@ bool BlockSegmenter::ContinueCpp(const LineView& line) {
              (indented && !blank)) {
     Extend(line_no);
   } else {
-    Close();
-    return false;
+    return CloseBefore();
   }
   return true;
 }
@@ -615,8 +605,7 @@ bool BlockSegmenter::ContinueDetails(const LineView& line) {
   if (indented && !blank && line_no <= current_.first_line + kMaxDetailLines) {
     Extend(line_no);
   } else {
-    Close();
-    return false;
+    return CloseBefore();
   }
   return true;
 }
@@ -627,8 +616,7 @@ bool BlockSegmenter::ContinueCompiler(const LineView& line) {
                  t.starts_with("In file included from") || t.starts_with("^"))) {
     Extend(line_no);
   } else {
-    Close();
-    return false;
+    return CloseBefore();
   }
   return true;
 }

@@ -116,6 +116,10 @@ class BlockSegmenter {
   // The open block's reader for each state: true when the line belongs to
   // the block (it may also close it), false when the block ended before
   // the line, which may then start a block of its own.
+  // Closes the open block before the line, which it does not take: false.
+  bool CloseBefore();
+  // The line goes into the open block as a frame, or as one of its lines.
+  void FrameOrLine(std::size_t line_no, std::string_view t, bool frame);
   bool ContinuePython(const LineView& line);
   bool ContinueExceptionMessage(const LineView& line);
   bool ContinueIPython(const LineView& line);
