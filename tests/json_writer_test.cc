@@ -62,5 +62,25 @@ TEST(JsonWriterTest, NestingAndCommasMatchATree) {
   EXPECT_EQ(w.Take(), Dump(tree));
 }
 
+// A front end wraps an answer it holds as text (an indented record file, a
+// renderer's line) without parsing it: the splice must be what a parse and
+// a compact dump would give, on one line, with blanks inside strings kept.
+TEST(JsonWriterTest, RawSplicesAValueAsACompactDumpWouldWriteIt) {
+  Json value{{"id", "a/b"},
+             {"text", "two  spaces, a tab\t, a newline\n, \"quoted: [x, y]\" and a \\"},
+             {"list", {1, 2.5, nullptr, true, Json::object(), Json::array()}},
+             {"nested", {{"中文", "键 值"}}}};
+  for (int indent : {-1, 2, 4}) {
+    JsonWriter w;
+    w.BeginObject().Field("before", 1).Key("value").Raw(value.dump(indent) + "\n").Field("after", 2).EndObject();
+    std::string out = w.Take();
+    EXPECT_EQ(out, Dump(Json{{"before", 1}, {"value", value}, {"after", 2}})) << indent;
+    EXPECT_EQ(out.find('\n'), std::string::npos);
+  }
+  JsonWriter list;
+  list.BeginArray().Raw("{ }").Raw(" [1, 2] ").Raw("\"a b\"").EndArray();
+  EXPECT_EQ(list.Take(), "[{},[1,2],\"a b\"]");
+}
+
 }  // namespace
 }  // namespace kedb::util

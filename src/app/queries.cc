@@ -4,7 +4,6 @@
 #include <streambuf>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "kb/stats.h"
 #include "kedb/graph.h"
@@ -94,14 +93,14 @@ Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, co
   MatchOptions options;
   Answer error;
   if (!Options(q, &options, &error)) return error;
-  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  util::JsonWriter json;
+  json.BeginObject().Key("results").BeginArray();
   std::string text;
   bool any = false;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     MatchResult result = engine.Match(texts[i], options);
     any |= !result.matches.empty();
-    // Each result is what MatchText answers for that text alone.
-    results.push_back(nlohmann::ordered_json::parse(RenderMatchJson(result, q.lang)));
+    WriteMatchJson(json, result, q.lang);  // what MatchText answers for that text alone
     std::string_view head(texts[i]);
     head = head.substr(0, head.find('\n')).substr(0, 100);
     text += fmt::format("## {}. {}\n", i + 1, head);
@@ -109,8 +108,8 @@ Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, co
     if (best.matches.size() > 1) best.matches.resize(1);
     text += RenderMatchText(best, q.lang) + "\n";
   }
-  nlohmann::ordered_json out{{"results", std::move(results)}};
-  return Ok(out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n", text, any);
+  json.EndArray().EndObject();
+  return Ok(json.Take() + "\n", text, any);
 }
 
 Answer RecordById(const Engine& engine, const std::string& id, Lang lang) {

@@ -116,11 +116,15 @@ std::string RenderMatchText(const MatchResult& result, Lang lang) {
   return out;
 }
 
-std::string RenderMatchJson(const MatchResult& result, Lang lang) {
-  util::JsonWriter w;
+void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang) {
   w.BeginObject().Key("matches").BeginArray();
   for (const auto& m : result.matches) WriteMatch(w, m, lang);
   w.EndArray().Field("abstained", result.abstained).EndObject();
+}
+
+std::string RenderMatchJson(const MatchResult& result, Lang lang) {
+  util::JsonWriter w;
+  WriteMatchJson(w, result, lang);
   return w.Take() + "\n";
 }
 

@@ -47,6 +47,7 @@ std::string RenderLintJson(const LintReport& report);
 #include "kedb/match.h"
 #include "kedb/search.h"
 #include "logs/cluster.h"
+#include "util/json_writer.h"
 
 namespace kedb {
 
@@ -54,6 +55,8 @@ namespace kedb {
 // programs, in the shape {"matches":[...],"abstained":bool}.
 std::string RenderMatchText(const MatchResult& result, Lang lang);
 std::string RenderMatchJson(const MatchResult& result, Lang lang);
+// The same object written into `w`, for an answer that holds several.
+void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang);
 
 // `kedb scan`: error blocks root first, each with its decisive line and
 // known errors, then a summary line. JSON: one object

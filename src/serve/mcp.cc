@@ -8,6 +8,7 @@
 #include "app/queries.h"
 #include "serve/json_schema.h"
 #include "serve/mcp_tools.h"
+#include "util/json_writer.h"
 
 namespace kedb::serve {
 namespace {
@@ -76,7 +77,9 @@ Json ResourcesRead(const Engine& engine, const Json& params) {
   return Json{{"contents", {{{"uri", uri}, {"mimeType", "application/json"}, {"text", std::move(record.json)}}}}};
 }
 
-Json ToolsCall(const Engine& engine, const Json& params) {
+// The result object as text: the tool's structured answer comes as text
+// from the query layer and is spliced in, not parsed back.
+std::string ToolsCall(const Engine& engine, const Json& params) {
   if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
     throw RpcError{-32602, "\"name\": is required and must be a string"};
   }
@@ -89,9 +92,13 @@ Json ToolsCall(const Engine& engine, const Json& params) {
     throw RpcError{-32602, fmt::format("{}: {}", name, err.message())};
   }
   ToolResult r = CallTool(engine, name, args);
-  Json out{{"content", {{{"type", "text"}, {"text", r.text}}}}, {"isError", r.is_error}};
-  if (!r.is_error) out["structuredContent"] = std::move(r.structured);
-  return out;
+  util::JsonWriter w;
+  w.BeginObject().Key("content").BeginArray();
+  w.BeginObject().Field("type", "text").Field("text", r.text).EndObject();
+  w.EndArray().Field("isError", r.is_error);
+  if (!r.is_error) w.Key("structuredContent").Raw(r.structured);
+  w.EndObject();
+  return w.Take();
 }
 
 }  // namespace
@@ -131,6 +138,7 @@ std::optional<std::string> McpServer::Handle(std::string_view message) const {
 
   try {
     Json result;
+    std::string result_text;  // when the result comes as text already
     if (method == "initialize") {
       result = Initialize(params);
     } else if (method == "ping") {
@@ -140,9 +148,11 @@ std::optional<std::string> McpServer::Handle(std::string_view message) const {
     } else if (method == "tools/call" || method == "resources/list" || method == "resources/read") {
       std::shared_ptr<const Engine> engine = slot_.Get();
       if (!engine) throw RpcError{-32603, "the knowledge base is still loading"};
-      result = method == "tools/call"       ? ToolsCall(*engine, params)
-               : method == "resources/list" ? ResourcesList(*engine, params)
-                                            : ResourcesRead(*engine, params);
+      if (method == "tools/call") {
+        result_text = ToolsCall(*engine, params);
+      } else {
+        result = method == "resources/list" ? ResourcesList(*engine, params) : ResourcesRead(*engine, params);
+      }
     } else if (method == "resources/templates/list") {
       result = Json{{"resourceTemplates",
                      {{{"uriTemplate", std::string(kResourcePrefix) + "{id}"},
@@ -154,7 +164,10 @@ std::optional<std::string> McpServer::Handle(std::string_view message) const {
     } else {
       throw RpcError{-32601, fmt::format("method not found: {}", method)};
     }
-    return Dump(Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
+    util::JsonWriter w;
+    w.BeginObject().Field("jsonrpc", "2.0").Key("id").Raw(Dump(id));
+    w.Key("result").Raw(result_text.empty() ? Dump(result) : result_text).EndObject();
+    return w.Take();
   } catch (const RpcError& e) {
     return ErrorMessage(id, e);
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "app/queries.h"
+#include "util/json_writer.h"
 
 namespace kedb::serve {
 // The questions themselves are the query layer's; this file maps wire
@@ -125,8 +126,14 @@ ToolResult FromAnswer(const Answer& a) {
     return r;
   }
   r.text = a.text;
-  r.structured = Json::parse(a.json, nullptr, false);
-  if (!r.structured.is_object()) r.structured = Json{{"result", std::move(r.structured)}};
+  const std::size_t start = a.json.find_first_not_of(" \n");
+  if (start != std::string::npos && a.json[start] == '{') {
+    r.structured = a.json;
+  } else {  // structuredContent must be an object
+    util::JsonWriter w;
+    w.BeginObject().Key("result").Raw(a.json).EndObject();
+    r.structured = w.Take();
+  }
   return r;
 }
 
@@ -181,7 +188,7 @@ ToolResult CallTool(const Engine& engine, const std::string& name, const Json& a
         ListDomainRecords(engine, args["domain"].get<std::string>(), args.value("sort_by", "fix_rate"), lang));
   }
   if (name == "get_domain_stats") return FromAnswer(Stats(engine, args["domain"].get<std::string>()));
-  return ToolResult{fmt::format("unknown tool \"{}\"", name), Json::object(), true};
+  return ToolResult{fmt::format("unknown tool \"{}\"", name), "{}", true};
 }
 
 }  // namespace kedb::serve

@@ -14,7 +14,9 @@ namespace kedb::serve {
 
 struct ToolResult {
   std::string text;  // for the model to read: the text renderer's output
-  Json structured;   // for programs: the JSON renderer's output (an object)
+  // For programs: the JSON renderer's output, an object, as text (spliced
+  // into the reply as it is, never parsed back).
+  std::string structured;
   bool is_error = false;  // the tool ran but could not answer (unknown id, ...)
 };
 

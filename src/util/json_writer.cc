@@ -126,6 +126,27 @@ JsonWriter& JsonWriter::Null() {
   return *this;
 }
 
+JsonWriter& JsonWriter::Raw(std::string_view json) {
+  BeforeValue();
+  out_.reserve(out_.size() + json.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      out_.push_back(c);
+      if (c == '\\' && i + 1 < json.size()) {
+        out_.push_back(json[++i]);  // an escaped quote does not end the string
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
+      out_.push_back(c);
+      in_string = c == '"';
+    }
+  }
+  return *this;
+}
+
 std::string JsonWriter::Take() {
   has_element_.clear();
   after_key_ = false;

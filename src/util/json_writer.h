@@ -39,6 +39,14 @@ class JsonWriter {
   JsonWriter& Bool(bool v);
   JsonWriter& Null();
   JsonWriter& OptionalDouble(const std::optional<double>& v) { return v ? Double(*v) : Null(); }
+  // One whole JSON value written elsewhere (by a JsonWriter or by
+  // nlohmann's dump, compact or indented), spliced in as it is apart from
+  // the blanks between its tokens, which are dropped: the result stays
+  // compact and on one line, as a JSON-RPC message over stdio must be.
+  // This is how a front end wraps an answer it was handed as text without
+  // parsing it back. Not checked: pass only JSON this program wrote.
+  // Cost: one pass over `json`.
+  JsonWriter& Raw(std::string_view json);
 
   // Key(key) then the value.
   JsonWriter& Field(std::string_view key, std::string_view s) { return Key(key).String(s); }
