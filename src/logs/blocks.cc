@@ -2,158 +2,20 @@
 
 #include <algorithm>
 
+#include "logs/block_starts.h"
 #include "logs/line_kinds.h"
+#include "util/trim.h"
 #include "util/up_to_numbers.h"
 
 namespace kedb::logs {
 namespace {
 
+using util::IsBlank;
+using util::Trim;
+using util::TrimLeft;
+
 bool Contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
-bool Space(char c) { return c == ' ' || c == '\t'; }
-bool Digit(char c) { return c >= '0' && c <= '9'; }
-bool WordChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || Digit(c) || c == '_';
-}
 
-std::string_view TrimLeft(std::string_view s) {
-  while (!s.empty() && Space(s.front())) s.remove_prefix(1);
-  return s;
-}
-std::string_view Trim(std::string_view s) {
-  s = TrimLeft(s);
-  while (!s.empty() && (Space(s.back()) || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-// "RuntimeError: ...", "torch.cuda.OutOfMemoryError: ...", "KeyError",
-// "java.lang.IllegalStateException: ...", "Exception in thread "main" ...".
-bool IsExceptionLine(std::string_view t) {
-  if (t.starts_with("Exception in thread ")) return true;
-  std::size_t end = 0;
-  while (end < t.size() && (WordChar(t[end]) || t[end] == '.' || t[end] == '$')) ++end;
-  if (end == 0 || (end < t.size() && t[end] != ':')) return false;
-  std::string_view name = t.substr(0, end);
-  for (std::string_view suffix : {"Error", "Exception", "Exit", "Interrupt", "Failure", "Fault", "Throwable"}) {
-    if (name.ends_with(suffix)) return true;
-  }
-  return false;
-}
-
-// "  at com.x.Y.z(Y.java:12)", "    at Module._compile (node:internal/...)".
-bool IsAtFrame(std::string_view line) {
-  if (line.empty() || !Space(line[0])) return false;
-  std::string_view t = TrimLeft(line);
-  return t.starts_with("at ") && t.size() > 3;
-}
-
-// "file.c:12:5: error: ...", "file.ts(3,10): error TS2307: ...",
-// "file.ts:3:10 - error TS2307: ...", "file.cpp(12): fatal error C1083: ...",
-// and Go's diagnostics.
-bool IsCompilerError(std::string_view t) {
-  if (IsGoDiagnostic(t)) return true;
-  for (std::string_view marker : {": error: ", ": fatal error: ", " - error TS", "): error ", "): fatal error "}) {
-    std::size_t at = t.find(marker);
-    if (at == std::string_view::npos || at == 0) continue;
-    std::string_view where = t.substr(0, at + (marker[0] == ')' ? 1 : 0));
-    // The location must end in a line number: "x.c:12:5", "x.ts(3,10)", "x.c:12".
-    if (where.back() == ')') {
-      std::size_t open = where.rfind('(');
-      if (open == std::string_view::npos || open == 0 || !Digit(where[open + 1])) continue;
-      return true;
-    }
-    if (!Digit(where.back()) || Contains(where, " ") || !Contains(where, ":")) continue;
-    return true;
-  }
-  return false;
-}
-
-// A Python frame's location line: File "app.py", line 3, in <module>
-bool IsPythonFrame(std::string_view t) { return t.starts_with("File \"") && Contains(t, "\", line "); }
-
-// IPython and Jupyter head a traceback with the exception's name, padding
-// and "Traceback (most recent call last)" on one line, and print the
-// exception line last: "ValueError      Traceback (most recent call last)".
-bool IsIPythonHeader(std::string_view t) {
-  constexpr std::string_view kTail = "Traceback (most recent call last)";
-  if (!t.ends_with(kTail) || t.size() <= kTail.size() + 2) return false;
-  std::string_view head = t.substr(0, t.size() - kTail.size());
-  if (!Space(head.back()) || !Space(head[head.size() - 2])) return false;
-  head = Trim(head);
-  for (char c : head) {
-    if (!WordChar(c) && c != '.') return false;
-  }
-  return !head.empty();
-}
-
-// A frame's location line in an IPython traceback: "Cell In[3], line 1",
-// "File ~/x.py:12, in f(a)", "<ipython-input-3-9f2c> in <module>()",
-// "/usr/lib/python3/x.py in f(a)".
-bool IsIPythonFrame(std::string_view t) {
-  return t.starts_with("Cell In[") || t.starts_with("File ") || t.starts_with("<ipython-input-") ||
-         (Contains(t, ".py in ") && !Contains(t.substr(0, t.find(".py in ")), " "));
-}
-
-bool IsRustcError(std::string_view t) {
-  if (t.starts_with("error: ")) return true;
-  if (!t.starts_with("error[E")) return false;
-  std::size_t i = 7;
-  while (i < t.size() && Digit(t[i])) ++i;
-  return i > 7 && std::string_view(t.substr(i)).starts_with("]: ");
-}
-
-bool IsPytestHeader(std::string_view t) {
-  if (!t.starts_with("___") || !t.ends_with("___")) return false;
-  const std::size_t text = t.find_first_not_of('_');
-  if (text == std::string_view::npos) return false;  // a rule of underscores
-  std::string_view inner = Trim(t.substr(text));
-  return !inner.empty() && inner.front() != '_' && Contains(t, " ");
-}
-
-bool IsRule(std::string_view t, char c) {  // "==== x ====", "---- y ----"
-  return t.size() >= 6 && t[0] == c && t[1] == c && t[2] == c && t.back() == c;
-}
-
-// A line a GPU library wrote when it failed.
-bool IsGpuError(std::string_view t) {
-  for (std::string_view m : {"CUDA error", "CUDNN_STATUS_", "CUBLAS_STATUS_", "CUDA_ERROR_", "CUSOLVER_STATUS_",
-                             "CUFFT_", "NCCL error", "ncclSystemError", "ncclInternalError", "ncclInvalidUsage",
-                             "ncclUnhandledCudaError", "ncclRemoteError", "Watchdog caught collective operation timeout",
-                             "CUDA out of memory", "device-side assert", "cudaErrorIllegalAddress"}) {
-    if (Contains(t, m)) return true;
-  }
-  return false;
-}
-
-// A logger's error line: "ERROR ...", "FATAL: ...", "[ERROR] ...",
-// "... ERROR launcher: ..." (level within the first words), "Error: ...",
-// "FAILED tests/x.py::t - ...", a tool's "CMake Error: ..." / "CMake Error
-// at CMakeLists.txt:12 (find_package):", or an exception printed on its own.
-bool IsErrorLine(std::string_view t) {
-  for (std::string_view p : {"ERROR", "FATAL", "CRITICAL", "[ERROR]", "[FATAL]", "[CRITICAL]", "Error: ", "error: ",
-                             "FAILED ", "fatal: "}) {
-    if (t.starts_with(p)) return true;
-  }
-  // One capitalised word, then "Error:" or "Error at".
-  if (!t.empty() && t[0] >= 'A' && t[0] <= 'Z') {
-    std::size_t i = 1;
-    while (i < t.size() && WordChar(t[i])) ++i;
-    const std::string_view rest = t.substr(i);
-    if (rest.starts_with(" Error: ") || rest.starts_with(" Error at ")) return true;
-  }
-  // The level among the first few words.
-  std::size_t words = 0;
-  for (std::size_t i = 0; i < t.size() && words < 5;) {
-    while (i < t.size() && Space(t[i])) ++i;
-    std::size_t b = i;
-    while (i < t.size() && !Space(t[i])) ++i;
-    std::string_view w = t.substr(b, i - b);
-    while (!w.empty() && (w.back() == ':' || w.back() == ']')) w.remove_suffix(1);
-    while (!w.empty() && w.front() == '[') w.remove_prefix(1);
-    if (w == "ERROR" || w == "FATAL" || w == "CRITICAL" || w == "SEVERE") return true;
-    ++words;
-  }
-  return IsExceptionLine(t);
-}
 
 // The decisive line up to numbers (util/up_to_numbers.h).
 std::string Key(BlockKind kind, std::string_view decisive) {
@@ -320,7 +182,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
   line_no_ = line_no, origin_ = origin, text_ = text, mark_ = mark;
   const std::string_view t = Trim(text);
   const bool blank = t.empty();
-  const bool indented = !text.empty() && Space(text[0]);
+  const bool indented = !text.empty() && IsBlank(text[0]);
   if (pending_kind_) {
     if (IsAtFrame(text) && pending_line_ + 1 == line_no) {
       pending_kind_.reset();  // the pending line heads this stack trace (Start takes it from prev_text_)
@@ -400,226 +262,6 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
   }
 }
 
-bool BlockSegmenter::CloseBefore() {
-  Close();
-  return false;
-}
-
-void BlockSegmenter::FrameOrLine(std::size_t line_no, std::string_view t, bool frame) {
-  if (frame) {
-    AddFrame(line_no, t);
-  } else {
-    Extend(line_no);
-  }
-}
-
-bool BlockSegmenter::ContinuePython(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  // Frames are indented deeper than the "Traceback" line; the exception
-  // line is not (pip and other tools indent a child's whole output).
-  std::size_t indent = text.size() - TrimLeft(text).size();
-  if (blank) {
-    if (++blank_run_ >= 2) {
-      last_python_ = Close();
-      return false;
-    }
-  } else if (indent > traceback_indent_) {
-    blank_run_ = 0;
-    FrameOrLine(line_no, t, t.starts_with("File \""));
-  } else if (IsPythonFrame(t) && !headerless_) {
-    // A frame pasted flush left (a paste's indentation lost on the way)
-    // is still a frame, not the exception line.
-    blank_run_ = 0;
-    AddFrame(line_no, t);
-  } else if (t == "Traceback (most recent call last):" || (headerless_ && !IsExceptionLine(t))) {
-    // A traceback cut short; or frames without a header that no
-    // exception line ends, which are no traceback (Close drops them).
-    last_python_ = Close();
-    return false;
-  } else {
-    ReadException(line_no, t);
-  }
-  return true;
-}
-
-bool BlockSegmenter::ContinueExceptionMessage(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  if (ContinuesMessage(text, t, blank)) {
-    if (!blank) Extend(line_no);
-  } else {
-    CloseException(current_.decisive_line, current_.decisive);
-    return false;
-  }
-  return true;
-}
-
-bool BlockSegmenter::ContinueIPython(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  // Frames, their numbered code lines ("----> 3 f()", "      4 g()") and
-  // blank lines between them, up to the exception line, which is the
-  // first unindented line that reads as one.
-  if (blank || indented || t.starts_with("--")) {
-    Extend(line_no);
-  } else if (IsIPythonFrame(t)) {
-    AddFrame(line_no, t);
-  } else if (IsExceptionLine(t)) {
-    CloseException(line_no, t);
-  } else if (t.starts_with("During handling of the above exception") ||
-             t.starts_with("The above exception was the direct cause") || IsIPythonHeader(t) ||
-             line_no > current_.first_line + kMaxIPythonLines) {
-    last_python_ = Close();  // cut short: the header names the exception
-    return false;
-  } else {
-    Extend(line_no);
-  }
-  return true;
-}
-
-bool BlockSegmenter::ContinueStack(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  if (IsAtFrame(text)) {
-    AddFrame(line_no, t);
-  } else if (indented && t.starts_with("...") && t.ends_with("more")) {
-    Extend(line_no);
-  } else if (t.starts_with("Caused by: ")) {
-    // The trace just read is explained by the one starting here.
-    long effect = CloseStack();
-    Open(State::kStack, current_kind_, line_no, text, origin_);
-    SetDecisive(line_no, t.substr(11));
-    last_stack_ = effect;
-    pending_caused_by_ = effect >= 0;
-  } else {
-    CloseStack();
-    return false;
-  }
-  return true;
-}
-
-bool BlockSegmenter::ContinueRustPanic(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  if (blank) {
-    Close();
-  } else if (!have_decisive_) {
-    SetDecisive(line_no, t);  // 1.73+: the message follows "panicked at file:line:col:"
-  } else if (t.starts_with("note: ") || t.starts_with("stack backtrace:") ||
-             (indented && (Digit(t[0]) || t.starts_with("at ")))) {
-    FrameOrLine(line_no, t, indented);
-  } else {
-    return CloseBefore();
-  }
-  return true;
-}
-
-bool BlockSegmenter::ContinueRustc(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  if (blank) {
-    Close();
-  } else if (indented || t[0] == '|' || (Digit(t[0]) && Contains(t.substr(0, 8), "|")) || t.starts_with("= ") ||
-             t.starts_with("help:") || t.starts_with("note:") || t.starts_with("-->")) {
-    FrameOrLine(line_no, t, t.starts_with("-->"));
-  } else {
-    return CloseBefore();
-  }
-  return true;
-}
-
-bool BlockSegmenter::ContinueGo(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  if (blank) {
-    if (++blank_run_ >= 2) Close();
-  } else if (t.starts_with("goroutine ") || (!text.empty() && text[0] == '\t') || t.starts_with("created by ") ||
-             t.starts_with("[signal ") || t.starts_with("[recovered]") ||
-             (t.ends_with(")") && Contains(t, "(") && !Contains(t, " "))) {
-    blank_run_ = 0;
-    FrameOrLine(line_no, t, !text.empty() && text[0] == '\t');
-  } else if (t.starts_with("exit status ")) {
-    Extend(line_no);
-    Close();
-  } else {
-    return CloseBefore();
-  }
-  return true;
-}
-
-bool BlockSegmenter::ContinueNpm(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  std::string_view body;
-  if (t.starts_with("npm ERR!")) {
-    body = Trim(t.substr(8));
-  } else if (t.starts_with("npm error")) {
-    body = Trim(t.substr(9));
-  } else {
-    return CloseBefore();
-  }
-  bool detail = body.empty() || body.starts_with("code ") || body.starts_with("errno ") ||
-                body.starts_with("syscall ") || body.starts_with("path ") || body.starts_with("A complete log") ||
-                body.starts_with("/");
-  if (!have_decisive_ && !detail) {
-    SetDecisive(line_no, t);
-  } else {
-    AddFrame(line_no, t);
-  }
-  return true;
-}
-
-bool BlockSegmenter::ContinuePytest(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  if (IsPytestHeader(t)) {
-    return CloseBefore();
-  } else if (IsRule(t, '=')) {
-    return CloseBefore();
-  } else {
-    if (mark == LineMark::kPytestError && (!have_decisive_ || (!IsExceptionLine(current_.decisive) && IsExceptionLine(t)))) {
-      SetDecisive(line_no, t);
-    } else if (!have_decisive_ && IsExceptionLine(t)) {
-      SetDecisive(line_no, t);
-    } else if (t.starts_with("File \"") || Contains(t, ".py:")) {
-      AddFrame(line_no, t);
-    } else {
-      Extend(line_no);
-    }
-  }
-  return true;
-}
-
-bool BlockSegmenter::ContinueCpp(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  // "  what():  message" says what went wrong; "Aborted (core dumped)" ends it.
-  // PyTorch's c10 errors carry where they were raised and their native
-  // frames: "Exception raised from checkTimeout at ...", "frame #0: ...".
-  if (t.starts_with("what():")) {
-    SetDecisive(line_no, Trim(t.substr(7)));
-  } else if (t.starts_with("frame #")) {
-    AddFrame(line_no, t);
-  } else if (t.starts_with("Aborted") || t.starts_with("*** ") || t.starts_with("Exception raised from ") ||
-             (indented && !blank)) {
-    Extend(line_no);
-  } else {
-    return CloseBefore();
-  }
-  return true;
-}
-
-bool BlockSegmenter::ContinueDetails(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  if (indented && !blank && line_no <= current_.first_line + kMaxDetailLines) {
-    Extend(line_no);
-  } else {
-    return CloseBefore();
-  }
-  return true;
-}
-
-bool BlockSegmenter::ContinueCompiler(const LineView& line) {
-  const auto& [line_no, text, t, blank, indented, mark] = line;
-  if (!blank && (indented || Contains(t.substr(0, std::min<std::size_t>(t.size(), 12)), "|") || Contains(t, ": note: ") ||
-                 t.starts_with("In file included from") || t.starts_with("^"))) {
-    Extend(line_no);
-  } else {
-    return CloseBefore();
-  }
-  return true;
-}
 
 void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark mark, bool may_start) {
   const std::string_view t = Trim(text);
@@ -742,7 +384,7 @@ bool BlockSegmenter::ContinuesMessage(std::string_view text, std::string_view t,
   }
   const bool first = message_lines_++ == 0;
   if (message_lines_ > kMaxMessageLines || mark_ != LineMark::kNone) return false;
-  if (Space(text[0])) return !message_blank_;  // details: "\tstatus = StatusCode.UNAVAILABLE"
+  if (IsBlank(text[0])) return !message_blank_;  // details: "\tstatus = StatusCode.UNAVAILABLE"
   // Unindented, the message goes on right after a line that announces it
   // ("... for Settings:"), or as a paragraph after a blank line that starts
   // by saying what failed. Otherwise the next line is the program's own.

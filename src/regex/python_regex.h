@@ -248,6 +248,16 @@ Fragment GroupFragment(const std::string& open, const Fragment& body, bool atomi
 Fragment LookaroundFragment(bool behind, bool positive, const Fragment& body);
 Fragment ConditionalFragment(const std::string& ref, const Fragment& yes, const Fragment* no);
 Fragment BackrefFragment(const std::string& out, std::size_t lo, std::size_t hi);
+// Simple case folding for the scripts PCRE2 users meet most; kNoFold for a
+// character that may have case partners not handled here.
+inline constexpr char32_t kNoFold = 0xFFFFFFFF;
+char32_t Fold(char32_t c);
+
+// The literal-factor algebra (literal_factors.cc): a sequence's factors,
+// `x` repeated min..max times, and a choice between branches.
+Factors ConcatFactors(Factors a, const Factors& b);
+Factors RepeatFactors(const Factors& x, std::size_t min, std::size_t max);
+Factors AlternationFactors(const std::vector<Fragment>& branches);
 // Factors of a non-negated class without categories made of `ranges`: a set
 // of alternatives when it holds at most 4 characters after folding.
 Factors ClassFactors(const std::vector<std::pair<char32_t, char32_t>>& ranges);

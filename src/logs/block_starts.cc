@@ -1,0 +1,133 @@
+#include "logs/block_starts.h"
+
+#include "logs/line_kinds.h"
+#include "util/trim.h"
+
+namespace kedb::logs {
+namespace {
+
+using util::IsBlank;
+using util::Trim;
+using util::TrimLeft;
+
+bool Contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+bool Digit(char c) { return c >= '0' && c <= '9'; }
+bool WordChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || Digit(c) || c == '_';
+}
+
+}  // namespace
+
+bool IsExceptionLine(std::string_view t) {
+  if (t.starts_with("Exception in thread ")) return true;
+  std::size_t end = 0;
+  while (end < t.size() && (WordChar(t[end]) || t[end] == '.' || t[end] == '$')) ++end;
+  if (end == 0 || (end < t.size() && t[end] != ':')) return false;
+  std::string_view name = t.substr(0, end);
+  for (std::string_view suffix : {"Error", "Exception", "Exit", "Interrupt", "Failure", "Fault", "Throwable"}) {
+    if (name.ends_with(suffix)) return true;
+  }
+  return false;
+}
+
+bool IsAtFrame(std::string_view line) {
+  if (line.empty() || !IsBlank(line[0])) return false;
+  std::string_view t = TrimLeft(line);
+  return t.starts_with("at ") && t.size() > 3;
+}
+
+bool IsCompilerError(std::string_view t) {
+  if (IsGoDiagnostic(t)) return true;
+  for (std::string_view marker : {": error: ", ": fatal error: ", " - error TS", "): error ", "): fatal error "}) {
+    std::size_t at = t.find(marker);
+    if (at == std::string_view::npos || at == 0) continue;
+    std::string_view where = t.substr(0, at + (marker[0] == ')' ? 1 : 0));
+    // The location must end in a line number: "x.c:12:5", "x.ts(3,10)", "x.c:12".
+    if (where.back() == ')') {
+      std::size_t open = where.rfind('(');
+      if (open == std::string_view::npos || open == 0 || !Digit(where[open + 1])) continue;
+      return true;
+    }
+    if (!Digit(where.back()) || Contains(where, " ") || !Contains(where, ":")) continue;
+    return true;
+  }
+  return false;
+}
+
+bool IsPythonFrame(std::string_view t) { return t.starts_with("File \"") && Contains(t, "\", line "); }
+
+bool IsIPythonHeader(std::string_view t) {
+  constexpr std::string_view kTail = "Traceback (most recent call last)";
+  if (!t.ends_with(kTail) || t.size() <= kTail.size() + 2) return false;
+  std::string_view head = t.substr(0, t.size() - kTail.size());
+  if (!IsBlank(head.back()) || !IsBlank(head[head.size() - 2])) return false;
+  head = Trim(head);
+  for (char c : head) {
+    if (!WordChar(c) && c != '.') return false;
+  }
+  return !head.empty();
+}
+
+bool IsIPythonFrame(std::string_view t) {
+  return t.starts_with("Cell In[") || t.starts_with("File ") || t.starts_with("<ipython-input-") ||
+         (Contains(t, ".py in ") && !Contains(t.substr(0, t.find(".py in ")), " "));
+}
+
+bool IsRustcError(std::string_view t) {
+  if (t.starts_with("error: ")) return true;
+  if (!t.starts_with("error[E")) return false;
+  std::size_t i = 7;
+  while (i < t.size() && Digit(t[i])) ++i;
+  return i > 7 && std::string_view(t.substr(i)).starts_with("]: ");
+}
+
+bool IsPytestHeader(std::string_view t) {
+  if (!t.starts_with("___") || !t.ends_with("___")) return false;
+  const std::size_t text = t.find_first_not_of('_');
+  if (text == std::string_view::npos) return false;  // a rule of underscores
+  std::string_view inner = Trim(t.substr(text));
+  return !inner.empty() && inner.front() != '_' && Contains(t, " ");
+}
+
+bool IsRule(std::string_view t, char c) {
+  return t.size() >= 6 && t[0] == c && t[1] == c && t[2] == c && t.back() == c;
+}
+
+bool IsGpuError(std::string_view t) {
+  for (std::string_view m : {"CUDA error", "CUDNN_STATUS_", "CUBLAS_STATUS_", "CUDA_ERROR_", "CUSOLVER_STATUS_",
+                             "CUFFT_", "NCCL error", "ncclSystemError", "ncclInternalError", "ncclInvalidUsage",
+                             "ncclUnhandledCudaError", "ncclRemoteError", "Watchdog caught collective operation timeout",
+                             "CUDA out of memory", "device-side assert", "cudaErrorIllegalAddress"}) {
+    if (Contains(t, m)) return true;
+  }
+  return false;
+}
+
+bool IsErrorLine(std::string_view t) {
+  for (std::string_view p : {"ERROR", "FATAL", "CRITICAL", "[ERROR]", "[FATAL]", "[CRITICAL]", "Error: ", "error: ",
+                             "FAILED ", "fatal: "}) {
+    if (t.starts_with(p)) return true;
+  }
+  // One capitalised word, then "Error:" or "Error at".
+  if (!t.empty() && t[0] >= 'A' && t[0] <= 'Z') {
+    std::size_t i = 1;
+    while (i < t.size() && WordChar(t[i])) ++i;
+    const std::string_view rest = t.substr(i);
+    if (rest.starts_with(" Error: ") || rest.starts_with(" Error at ")) return true;
+  }
+  // The level among the first few words.
+  std::size_t words = 0;
+  for (std::size_t i = 0; i < t.size() && words < 5;) {
+    while (i < t.size() && IsBlank(t[i])) ++i;
+    std::size_t b = i;
+    while (i < t.size() && !IsBlank(t[i])) ++i;
+    std::string_view w = t.substr(b, i - b);
+    while (!w.empty() && (w.back() == ':' || w.back() == ']')) w.remove_suffix(1);
+    while (!w.empty() && w.front() == '[') w.remove_prefix(1);
+    if (w == "ERROR" || w == "FATAL" || w == "CRITICAL" || w == "SEVERE") return true;
+    ++words;
+  }
+  return IsExceptionLine(t);
+}
+
+}  // namespace kedb::logs

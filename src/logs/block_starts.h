@@ -1,0 +1,57 @@
+// Which lines open an error block, and which carry a traceback on: the
+// line tests the block segmenter (blocks.h) starts and continues blocks by.
+// Each takes a cleaned line (preprocess.h) with its indentation removed,
+// unless it says otherwise, and looks at it alone. Cost: a few scans of
+// the line, no allocation.
+#pragma once
+
+#include <string_view>
+
+namespace kedb::logs {
+
+// An exception named at the start of the line: "RuntimeError: ...",
+// "torch.cuda.OutOfMemoryError: ...", "KeyError",
+// "java.lang.IllegalStateException: ...", "Exception in thread "main" ...".
+bool IsExceptionLine(std::string_view t);
+
+// A Java or JavaScript frame, indentation kept:
+// "  at com.x.Y.z(Y.java:12)", "    at Module._compile (node:internal/...)".
+bool IsAtFrame(std::string_view line);
+
+// A compiler's diagnostic at a source location: "file.c:12:5: error: ...",
+// "file.ts(3,10): error TS2307: ...", "file.ts:3:10 - error TS2307: ...",
+// "file.cpp(12): fatal error C1083: ...", and Go's diagnostics.
+bool IsCompilerError(std::string_view t);
+
+// A Python frame's location line: File "app.py", line 3, in <module>
+bool IsPythonFrame(std::string_view t);
+
+// IPython and Jupyter head a traceback with the exception's name, padding
+// and "Traceback (most recent call last)" on one line, and print the
+// exception line last: "ValueError      Traceback (most recent call last)".
+bool IsIPythonHeader(std::string_view t);
+
+// A frame's location line in an IPython traceback: "Cell In[3], line 1",
+// "File ~/x.py:12, in f(a)", "<ipython-input-3-9f2c> in <module>()",
+// "/usr/lib/python3/x.py in f(a)".
+bool IsIPythonFrame(std::string_view t);
+
+// rustc's "error: ..." and "error[E0382]: ...".
+bool IsRustcError(std::string_view t);
+
+// pytest's header over one failure: "____ test_name ____".
+bool IsPytestHeader(std::string_view t);
+
+// A rule drawn with `c`: "==== x ====", "---- y ----".
+bool IsRule(std::string_view t, char c);
+
+// A line a GPU library wrote when it failed: CUDA, cuDNN, cuBLAS, NCCL.
+bool IsGpuError(std::string_view t);
+
+// A logger's error line: "ERROR ...", "FATAL: ...", "[ERROR] ...",
+// "... ERROR launcher: ..." (level within the first words), "Error: ...",
+// "FAILED tests/x.py::t - ...", a tool's "CMake Error: ..." / "CMake Error
+// at CMakeLists.txt:12 (find_package):", or an exception printed on its own.
+bool IsErrorLine(std::string_view t);
+
+}  // namespace kedb::logs
