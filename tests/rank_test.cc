@@ -7,16 +7,16 @@
 
 #include "logs/line_kinds.h"
 #include "match/similarity.h"
-#include "match/text_words.h"
+#include "util/text_words.h"
 #include "test_util.h"
 
 namespace kedb {
 namespace {
 
-using match::MessageCodes;
-using match::MessageWords;
-using match::PatternText;
-using match::Stem;
+using util::MessageCodes;
+using util::MessageWords;
+using util::PatternText;
+using util::Stem;
 
 bool Has(const std::vector<std::string>& words, const std::string& w) {
   return std::find(words.begin(), words.end(), w) != words.end();
@@ -64,8 +64,8 @@ TEST(TextWords, CodesNameTheError) {
 TEST(TextWords, PatternsSpellTheirLiterals) {
   EXPECT_EQ(PatternText(R"((?P<code>AADSTS\d+)|Application not found.*tenant)"),
             " AADSTS    Application not found  tenant");
-  EXPECT_TRUE(Has(match::PatternWords(R"(ERR_[A-Z]+|npm ERR! code E\d{3})"), "npm"));
-  EXPECT_FALSE(Has(match::PatternWords(R"([a-z]{3,}foo)"), "az"));
+  EXPECT_TRUE(Has(util::PatternWords(R"(ERR_[A-Z]+|npm ERR! code E\d{3})"), "npm"));
+  EXPECT_FALSE(Has(util::PatternWords(R"([a-z]{3,}foo)"), "az"));
 }
 
 KnowledgeBase Kb(std::vector<Record> records) { return KnowledgeBase::FromRecords(std::move(records)); }

@@ -1,4 +1,6 @@
 // Search by words: the tokenizer, BM25 ranking, and `kedb search`.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -14,15 +16,27 @@ namespace fs = std::filesystem;
 using testing::RunKedb;
 using testing::TempDir;
 
-TEST(SearchTokenizer, KeepsIdentifiersAndSplitsChinese) {
+// Search reads Latin text by the matcher's word rules (identifier parts,
+// stems) but keeps values, and cuts Chinese into bigrams.
+TEST(SearchTokenizer, ReadsWordsAsMatchingDoesAndSplitsChinese) {
   auto t = search::Tokenize("RuntimeError: CUDNN_STATUS_BAD_PARAM in torch.cuda (E0502, TS2307)");
-  std::vector<std::string> want = {"runtimeerror", "cudnn_status_bad_param", "cudnn", "status", "bad", "param",
-                                   "in", "torch.cuda", "torch", "cuda", "e0502", "ts2307"};
+  std::vector<std::string> want = {"runtimeerror", "runtim", "error", "cudnn_status_bad_param", "cudnn", "status",
+                                   "bad", "param", "in", "torch", "cuda", "e0502", "0502", "ts2307", "ts", "2307"};
   EXPECT_EQ(t, want);
+  // A phrase finds the identifier that spells it, whatever the inflection.
+  auto words = search::Tokenize("ConnectionRefusedError while connecting");
+  for (const char* w : {"connectionrefusederror", "connect", "refus", "error"}) {
+    EXPECT_NE(std::find(words.begin(), words.end(), w), words.end()) << w;
+  }
+  EXPECT_EQ(search::Tokenize("connection refused"), search::Tokenize("connecting refused"));
+  // Paths and quoted names are searchable, unlike in matching.
+  EXPECT_EQ(search::Tokenize("'/etc/hosts'"), (std::vector<std::string>{"etc", "host"}));
   EXPECT_EQ(search::Tokenize("将批量归一化 epsilon 设置为 0"),
-            (std::vector<std::string>{"将批", "批量", "量归", "归一", "一化", "epsilon", "设置", "置为", "0"}));
+            (std::vector<std::string>{"将批", "批量", "量归", "归一", "一化", "epsilon", "设置", "置为"}));
   EXPECT_EQ(search::Tokenize("错"), (std::vector<std::string>{"错"}));
-  EXPECT_EQ(search::Tokenize("错误：显存不足"), (std::vector<std::string>{"错误", "显存", "存不", "不足"}));
+  // Fullwidth and CJK punctuation separate words and are none.
+  EXPECT_EQ(search::Tokenize("错误：显存不足（OOM）。"), (std::vector<std::string>{"错误", "显存", "存不", "不足", "oom"}));
+  EXPECT_EQ(search::Tokenize("显存OOM"), (std::vector<std::string>{"显存", "oom"}));
 }
 
 std::shared_ptr<const Engine> Bundled(const TempDir& cache) {

@@ -17,10 +17,14 @@
 #include <fmt/format.h>
 
 #include "match/similarity.h"
-#include "match/text_words.h"
+#include "util/text_words.h"
 #include "util/binary_io.h"
 
 namespace kedb::match {
+
+using util::ForEachWordAndCode;
+using util::PatternText;
+
 namespace {
 
 constexpr std::string_view kFormat = "kedb-signatures-2";  // 2: signatures without their bracketed details

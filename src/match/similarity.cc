@@ -5,9 +5,16 @@
 #include <cstdint>
 #include <map>
 
-#include "match/text_words.h"
+#include "util/text_words.h"
 
 namespace kedb::match {
+
+using util::ForEachCode;
+using util::ForEachWord;
+using util::ForEachWordAndCode;
+using util::HasDigit;
+using util::PatternText;
+
 
 std::size_t SignatureIndex::Hash::operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
 

@@ -79,7 +79,7 @@ std::size_t Bm25Index::Find(std::string_view term) const {
 namespace {
 
 // Bump when the layout below or the tokenizer changes.
-constexpr char kFormat[] = "KEDBBM25:1:tokenizer-1";
+constexpr char kFormat[] = "KEDBBM25:1:tokenizer-2";
 
 std::vector<uint32_t> FloatBits(const std::vector<float>& v) {
   std::vector<uint32_t> out(v.size());
@@ -152,6 +152,14 @@ uint64_t Bm25Index::ContentKey(const KnowledgeBase& kb) {
     XXH3_64bits_update(st, s.data(), s.size());
   };
   add(kFormat);
+  // The word rules are code, not data: their output on a probe text that
+  // exercises each rule goes into the key, so an index built by other
+  // rules is never read back, even when nobody remembered to bump kFormat.
+  for (const std::string& term :
+       Tokenize("ConnectionRefusedError: connecting to '/etc/hosts' failed; CUDNN_STATUS_BAD_PARAM at "
+                "0x7f3b6e7236fc in torch.cuda (E0502, TS2307) 错误：显存不足（OOM）。 café")) {
+    add(term);
+  }
   for (const Record& r : kb.records()) {
     add(r.signature);
     for (const auto& a : r.aliases) add(a);

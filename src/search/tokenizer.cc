@@ -1,5 +1,6 @@
 #include "search/tokenizer.h"
 
+#include "util/text_words.h"
 #include "util/utf8.h"
 
 namespace kedb::search {
@@ -14,67 +15,51 @@ bool Cjk(char32_t c) {
          (c >= 0x20000 && c <= 0x2FFFF);    // Han extensions B-F
 }
 
-bool WordByte(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+// Punctuation that Chinese and Japanese text uses in place of ASCII's
+// (。，：（） and the fullwidth forms), and typographic dashes, quotes and
+// dots: gaps between words, never words of their own.
+bool Punctuation(char32_t c) {
+  return (c >= 0x2000 && c <= 0x206F) ||  // general punctuation: — ‘ ’ “ ” …
+         (c >= 0x3000 && c <= 0x303F) ||  // CJK symbols and punctuation
+         (c >= 0xFF00 && c <= 0xFF0F) || (c >= 0xFF1A && c <= 0xFF20) || (c >= 0xFF3B && c <= 0xFF40) ||
+         (c >= 0xFF5B && c <= 0xFF65);    // fullwidth punctuation, not fullwidth letters
 }
 
-// Adds `word` (lower-cased, trimmed of dots) and, for identifiers, its parts.
-void AddWord(std::string_view word, std::vector<std::string>* out) {
-  while (!word.empty() && word.front() == '.') word.remove_prefix(1);
-  while (!word.empty() && word.back() == '.') word.remove_suffix(1);
-  if (word.empty() || word.size() > 80) return;
-  std::string lower(word);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  }
-  bool compound = lower.find_first_of("_.") != std::string::npos;
-  out->push_back(lower);
-  if (!compound) return;
-  std::size_t b = 0;
-  for (std::size_t i = 0; i <= lower.size(); ++i) {
-    if (i == lower.size() || lower[i] == '_' || lower[i] == '.') {
-      if (i > b) out->push_back(lower.substr(b, i - b));
-      b = i + 1;
-    }
-  }
+enum class Char { kOther, kCjk, kGap };
+
+// What the character at text[i] is, and its length in bytes.
+Char ClassAt(std::string_view text, std::size_t i, std::size_t* length) {
+  *length = 1;
+  if (static_cast<unsigned char>(text[i]) < 0x80) return Char::kOther;
+  char32_t cp = 0;
+  const std::size_t n = util::DecodeUtf8(text, i, &cp);
+  if (n == 0) return Char::kOther;
+  *length = n;
+  return Cjk(cp) ? Char::kCjk : Punctuation(cp) ? Char::kGap : Char::kOther;
+}
+
+void AddBigrams(const std::vector<std::string_view>& run, std::vector<std::string>* out) {
+  if (run.size() == 1) out->emplace_back(run[0]);
+  for (std::size_t k = 0; k + 1 < run.size(); ++k) out->push_back(std::string(run[k]) + std::string(run[k + 1]));
 }
 
 }  // namespace
 
 std::vector<std::string> Tokenize(std::string_view text) {
   std::vector<std::string> out;
-  std::size_t i = 0;
+  auto add_word = [&out](std::string_view w) { out.emplace_back(w); };
+  std::vector<std::string_view> run;
+  std::size_t i = 0, n = 0;
   while (i < text.size()) {
-    auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      if (WordByte(text[i])) {
-        std::size_t b = i;
-        while (i < text.size() && WordByte(text[i])) ++i;
-        AddWord(text.substr(b, i - b), &out);
-      } else {
-        ++i;
-      }
-      continue;
-    }
-    // A run of CJK characters becomes bigrams; other non-ASCII letters are
-    // skipped (they rarely carry an error's identity).
-    std::vector<std::string_view> run;
-    while (i < text.size() && static_cast<unsigned char>(text[i]) >= 0x80) {
-      char32_t cp = 0;
-      std::size_t n = util::DecodeUtf8(text, i, &cp);
-      if (n == 0) {
-        ++i;
-        break;
-      }
-      if (!Cjk(cp)) {
-        i += n;
-        break;
-      }
-      run.push_back(text.substr(i, n));
-      i += n;
-    }
-    if (run.size() == 1) out.emplace_back(run[0]);
-    for (std::size_t k = 0; k + 1 < run.size(); ++k) out.push_back(std::string(run[k]) + std::string(run[k + 1]));
+    // Text up to the next CJK character or gap goes through the word rules.
+    std::size_t other_end = i;
+    while (other_end < text.size() && ClassAt(text, other_end, &n) == Char::kOther) other_end += n;
+    util::ForEachWordWithValues(text.substr(i, other_end - i), add_word);
+    i = other_end;
+    run.clear();
+    for (; i < text.size() && ClassAt(text, i, &n) == Char::kCjk; i += n) run.push_back(text.substr(i, n));
+    AddBigrams(run, &out);
+    while (i < text.size() && ClassAt(text, i, &n) == Char::kGap) i += n;
   }
   return out;
 }

@@ -1,9 +1,9 @@
-#include "match/text_words.h"
+#include "util/text_words.h"
 
 #include <algorithm>
 #include <array>
 
-namespace kedb::match {
+namespace kedb::util {
 namespace text_words_internal {
 namespace {
 
@@ -178,4 +178,4 @@ std::string PatternText(std::string_view re) {
   return text;
 }
 
-}  // namespace kedb::match
+}  // namespace kedb::util

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kedb::match {
+namespace kedb::util {
 
 // Calls `emit(std::string_view)` with each word of `text` as above, in
 // order, repeats included. The view is valid only during the call.
@@ -36,6 +36,12 @@ void ForEachWord(std::string_view text, Emit&& emit);
 // The same pass also giving each code (ForEachCode) to `emit_code`.
 template <class Emit, class EmitCode>
 void ForEachWordAndCode(std::string_view text, Emit&& emit, EmitCode&& emit_code);
+
+// The words as ForEachWord gives them, but with values left in (a path's
+// or URL's parts, a quoted name's words): for full-text search, where the
+// value may be what is asked for. Hex values are still dropped.
+template <class Emit>
+void ForEachWordWithValues(std::string_view text, Emit&& emit);
 
 // The words of `text` as above, sorted, each once.
 std::vector<std::string> MessageWords(std::string_view text);
@@ -66,6 +72,6 @@ std::string Stem(std::string_view word);
 // Whether a word holds a digit (a code such as "e11000" or a value).
 bool HasDigit(std::string_view word);
 
-}  // namespace kedb::match
+}  // namespace kedb::util
 
-#include "match/text_words_inl.h"
+#include "util/text_words_inl.h"

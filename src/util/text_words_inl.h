@@ -8,8 +8,9 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 
-namespace kedb::match::text_words_internal {
+namespace kedb::util::text_words_internal {
 
 // Each byte's classes, looked up once: every byte of a message passes
 // through these tests several times (words, parts, codes, values).
@@ -117,31 +118,44 @@ struct NoCodes {
   void operator()(std::string_view) const {}
 };
 
-}  // namespace kedb::match::text_words_internal
-
-namespace kedb::match {
-
-template <class Emit, class EmitCode>
-void ForEachWordAndCode(std::string_view text, Emit&& emit, EmitCode&& emit_code) {
-  namespace in = text_words_internal;
-  constexpr bool kCodes = !std::is_same_v<std::decay_t<EmitCode>, in::NoCodes>;
+// The one pass behind ForEachWordAndCode and ForEachWordWithValues.
+template <bool kMaskValues, class Emit, class EmitCode>
+void ScanWords(std::string_view text, Emit& emit, EmitCode& emit_code) {
+  constexpr bool kCodes = !std::is_same_v<std::decay_t<EmitCode>, NoCodes>;
   std::size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && in::Blank(text[i])) ++i;
+    while (i < text.size() && Blank(text[i])) ++i;
     std::size_t b = i;
-    while (i < text.size() && !in::Blank(text[i])) ++i;
+    while (i < text.size() && !Blank(text[i])) ++i;
     std::string_view chunk = text.substr(b, i - b);
     if (chunk.empty()) continue;
     // Codes are names, not values: a quoted status still names the error.
-    if constexpr (kCodes) in::EmitCodes(chunk, emit_code);
-    if (in::IsValue(chunk)) continue;
+    if constexpr (kCodes) EmitCodes(chunk, emit_code);
+    if constexpr (kMaskValues) {
+      if (IsValue(chunk)) continue;
+    }
     for (std::size_t k = 0; k < chunk.size();) {
-      while (k < chunk.size() && !in::WordByte(chunk[k])) ++k;
+      while (k < chunk.size() && !WordByte(chunk[k])) ++k;
       std::size_t wb = k;
-      while (k < chunk.size() && in::WordByte(chunk[k])) ++k;
-      if (k > wb) in::EmitWordAndParts(chunk.substr(wb, k - wb), emit);
+      while (k < chunk.size() && WordByte(chunk[k])) ++k;
+      if (k > wb) EmitWordAndParts(chunk.substr(wb, k - wb), emit);
     }
   }
+}
+
+}  // namespace kedb::util::text_words_internal
+
+namespace kedb::util {
+
+template <class Emit, class EmitCode>
+void ForEachWordAndCode(std::string_view text, Emit&& emit, EmitCode&& emit_code) {
+  text_words_internal::ScanWords<true>(text, emit, emit_code);
+}
+
+template <class Emit>
+void ForEachWordWithValues(std::string_view text, Emit&& emit) {
+  text_words_internal::NoCodes no_codes;
+  text_words_internal::ScanWords<false>(text, emit, no_codes);
 }
 
 template <class Emit>
@@ -154,4 +168,4 @@ void ForEachCode(std::string_view text, Emit&& emit) {
   text_words_internal::EmitCodes(text, emit);
 }
 
-}  // namespace kedb::match
+}  // namespace kedb::util
