@@ -17,5 +17,6 @@ void RegisterCluster(CLI::App& app, int* exit_code);
 void RegisterChain(CLI::App& app, int* exit_code);
 void RegisterServe(CLI::App& app, int* exit_code);
 void RegisterMcp(CLI::App& app, int* exit_code);
+void RegisterMine(CLI::App& app, int* exit_code);
 
 }  // namespace kedb::cli

@@ -60,6 +60,27 @@ void LintRates(const Record& r, std::vector<Diagnostic>* out) {
   }
 }
 
+// A draft `kedb mine` wrote says what still needs a person: the Chinese
+// text it cannot write, and rates that are priors until outcomes come in.
+void LintMinedDraft(const Record& r, std::vector<Diagnostic>* out) {
+  const char* draft = "a mined draft";
+  if (r.signature_zh.empty()) {
+    Warn(r, {std::string("signature_zh")}, "untranslated-zh", fmt::format("{}: no Chinese signature yet", draft), out);
+  }
+  if (r.root_cause_zh.empty() && !r.root_cause.empty()) {
+    Warn(r, {std::string("root_cause_zh")}, "untranslated-zh", fmt::format("{}: no Chinese root cause yet", draft), out);
+  }
+  if (r.workarounds_zh.size() < r.workarounds.size()) {
+    Warn(r, {std::string("workarounds_zh")}, "untranslated-zh",
+         fmt::format("{}: {} workaround(s) without Chinese text", draft, r.workarounds.size() - r.workarounds_zh.size()),
+         out);
+  }
+  if (!r.workarounds.empty() || !r.dead_ends.empty()) {
+    Warn(r, {std::string(r.workarounds.empty() ? "dead_ends" : "workarounds")}, "unobserved-rate",
+         fmt::format("{}: success and fail rates are the miner's priors until outcomes are reported", draft), out);
+  }
+}
+
 }  // namespace
 
 void LintContent(const Record& r, const LintOptions& options, std::vector<Diagnostic>* out) {
@@ -90,6 +111,7 @@ void LintContent(const Record& r, const LintOptions& options, std::vector<Diagno
     }
   }
   LintRates(r, out);
+  if (r.verification_tier == "mined") LintMinedDraft(r, out);
   if (r.first_seen && r.last_confirmed && *r.first_seen > *r.last_confirmed) {
     Warn(r, {std::string("first_seen")}, "date-order",
          fmt::format("first_seen {} is later than last_confirmed {}", r.first_seen->ToString(),

@@ -78,3 +78,16 @@ std::string RenderClusterJson(const std::vector<logs::Template>& templates);
 std::string RenderScanJson(const ScanResult& result, Lang lang);
 
 }  // namespace kedb
+
+namespace kedb::mine {
+struct Draft;
+}  // namespace kedb::mine
+
+namespace kedb {
+
+// `kedb mine`: the draft's fields with where each came from, the runners-up
+// worth a look, related records, and what still needs a person. (The JSON
+// is the draft record file itself, mine::Draft::file.)
+std::string RenderDraftText(const mine::Draft& draft, Lang lang);
+
+}  // namespace kedb

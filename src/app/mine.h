@@ -1,0 +1,33 @@
+// `kedb mine`, POST /v1/mine and the MCP tool mine_thread: an issue thread
+// in, a draft record out (mine/draft.h says what the draft holds).
+//
+// The thread's posts are scanned as logs are, so its error lines are the
+// decisive lines of the error blocks a scan finds; the known errors those
+// blocks match, and the records a search for the thread's title and first
+// error finds, are its related records, so a curator merges instead of
+// adding a duplicate.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/queries.h"
+
+namespace kedb::app {
+
+struct MineQuery {
+  // One document (text, Markdown or GitHub JSON), or two: the GitHub issue
+  // object and its comments array.
+  std::vector<std::string> documents;
+  Lang lang = Lang::kEn;
+};
+
+// The most a thread may hold, all documents together.
+inline constexpr std::size_t kMaxThreadBytes = 16u << 20;
+
+// JSON: the draft record file. Text: a summary for a person. kInvalid, with
+// the line and column, when a JSON document does not parse or a field has
+// the wrong type. `found`: the draft has an error line or symptom to match.
+Answer MineThread(const Engine& engine, const MineQuery& q);
+
+}  // namespace kedb::app

@@ -1,0 +1,54 @@
+// A thread's error lines as candidate signatures, and a pattern for them.
+//
+// Error lines are masked and grouped the way unknown errors in a log are
+// (logs/cluster.h: numbers, hex, paths and quoted names become
+// placeholders; lines that differ only there share a template). The
+// pattern is the alternation of the templates' own patterns, kept only
+// where it matches what it should: each branch is checked against every
+// error line it stands for and against the thread's other lines, and a
+// branch that fires on an ordinary line is dropped.
+//
+// A thread whose error is not an error message (a wrong result, a NaN)
+// has no error lines; its symptom lines stand in: program output that
+// recurs in two or more posts and says something is false, NaN or failed.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kedb::mine {
+
+struct ThreadLine {
+  std::string text;
+  std::size_t post = 0, line = 0;  // 1-based line in the post
+};
+
+struct SignatureCandidate {
+  std::string masked;    // "CUDA out of memory. Tried to allocate <NUM> MiB ..."
+  std::string example;   // the first line as written
+  std::size_t count = 0; // lines in the thread it stands for
+  std::size_t post = 0, line = 0;  // where the example is
+  std::string regex;     // its own pattern (Python re)
+  bool kept = false;     // its pattern is part of Signatures::regex
+};
+
+struct Signatures {
+  std::vector<SignatureCandidate> candidates;  // most frequent first
+  std::string regex;             // Python re; "" when there is nothing to match
+  std::size_t lines_matched = 0; // error lines the pattern matches
+  std::size_t lines = 0;         // error lines in all
+  std::vector<ThreadLine> false_hits;  // other lines a dropped branch fired on (at most 5)
+  bool from_symptoms = false;    // no error line: symptom lines stood in
+};
+
+// `errors`: the error lines found (a scan's decisive lines); `others`: the
+// thread's remaining lines (prose and output, quotes excluded).
+Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vector<ThreadLine>& others);
+
+// Output lines that recur in two or more posts (up to numbers) and say
+// something is false, NaN or failed, at most `limit`.
+std::vector<ThreadLine> SymptomLines(const std::vector<ThreadLine>& output_lines, std::size_t limit = 8);
+
+}  // namespace kedb::mine

@@ -1,0 +1,269 @@
+#include "mine/suggestions.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace kedb::mine {
+namespace {
+
+struct Cue {
+  std::string_view phrase;  // lower case
+  Role role;
+  double weight;
+};
+
+// Phrases that propose a cause or a fix. A sentence takes the role of its
+// strongest cue.
+constexpr Cue kCues[] = {
+    {"root cause", Role::kRootCause, 1.0},      {"the reason is", Role::kRootCause, 1.0},
+    {"the reason for this", Role::kRootCause, 1.0}, {"the reason why", Role::kRootCause, 0.9},
+    {"is caused by", Role::kRootCause, 0.9},    {"was caused by", Role::kRootCause, 0.9},
+    {"caused by", Role::kRootCause, 0.8},       {"the culprit", Role::kRootCause, 0.9},
+    {"the problem is", Role::kRootCause, 0.8},  {"the problem here", Role::kRootCause, 0.8},
+    {"the issue is", Role::kRootCause, 0.8},    {"the issue here", Role::kRootCause, 0.8},
+    {"is due to", Role::kRootCause, 0.8},       {"due to", Role::kRootCause, 0.6},
+    {"happens because", Role::kRootCause, 0.8}, {"happens when", Role::kRootCause, 0.7},
+    {"occurs when", Role::kRootCause, 0.7},     {"explain why", Role::kRootCause, 0.7},
+    {"explains why", Role::kRootCause, 0.8},    {"that explains", Role::kRootCause, 0.7},
+    {"turns out", Role::kRootCause, 0.7},       {"turned out", Role::kRootCause, 0.7},
+    {"is a bug in", Role::kRootCause, 0.8},     {"regression in", Role::kRootCause, 0.7},
+    {"introduced in", Role::kRootCause, 0.6},   {"not compatible with", Role::kRootCause, 0.6},
+    {"incompatible with", Role::kRootCause, 0.6}, {"because", Role::kRootCause, 0.5},
+    {"workaround", Role::kWorkaround, 1.0},     {"work around", Role::kWorkaround, 0.9},
+    {"the fix is", Role::kWorkaround, 1.0},     {"the fix was", Role::kWorkaround, 1.0},
+    {"the solution is", Role::kWorkaround, 1.0}, {"the solution was", Role::kWorkaround, 1.0},
+    {"fixed by", Role::kWorkaround, 1.0},       {"fixed it by", Role::kWorkaround, 1.0},
+    {"solved by", Role::kWorkaround, 1.0},      {"solved it by", Role::kWorkaround, 1.0},
+    {"resolved by", Role::kWorkaround, 1.0},    {"fixed in #", Role::kWorkaround, 0.9},
+    {"fixed in v", Role::kWorkaround, 0.9},     {"fixed in version", Role::kWorkaround, 0.9},
+    {"you need to", Role::kWorkaround, 0.6},    {"you have to", Role::kWorkaround, 0.6},
+    {"you should", Role::kWorkaround, 0.5},     {"you can", Role::kWorkaround, 0.5},
+    {"you could", Role::kWorkaround, 0.5},      {"try to", Role::kWorkaround, 0.4},
+    {"try ", Role::kWorkaround, 0.5},           {"setting ", Role::kWorkaround, 0.5},
+    {"set ", Role::kWorkaround, 0.4},           {"upgrade", Role::kWorkaround, 0.5},
+    {"downgrad", Role::kWorkaround, 0.5},       {"reinstall", Role::kWorkaround, 0.5},
+    {"pin ", Role::kWorkaround, 0.4},
+};
+
+enum class Verdict { kWorked, kFailed };
+
+// Phrases a reply uses to say how a suggestion went.
+constexpr std::pair<std::string_view, Verdict> kVerdicts[] = {
+    {"that fixed it", Verdict::kWorked},   {"this fixed it", Verdict::kWorked},  {"fixed it for me", Verdict::kWorked},
+    {"fixed my issue", Verdict::kWorked},  {"fixed the issue for me", Verdict::kWorked},
+    {"works for me", Verdict::kWorked},    {"worked for me", Verdict::kWorked},  {"this worked", Verdict::kWorked},
+    {"that worked", Verdict::kWorked},     {"it works now", Verdict::kWorked},   {"that did it", Verdict::kWorked},
+    {"did the trick", Verdict::kWorked},   {"solved my problem", Verdict::kWorked}, {"solved it for me", Verdict::kWorked},
+    {"can confirm", Verdict::kWorked},     {"problem solved", Verdict::kWorked}, {"solves the problem", Verdict::kWorked},
+    {"didn't help", Verdict::kFailed},     {"did not help", Verdict::kFailed},   {"doesn't help", Verdict::kFailed},
+    {"does not help", Verdict::kFailed},   {"didn't work", Verdict::kFailed},    {"did not work", Verdict::kFailed},
+    {"doesn't work", Verdict::kFailed},    {"does not work", Verdict::kFailed},  {"still fails", Verdict::kFailed},
+    {"still failing", Verdict::kFailed},   {"still get", Verdict::kFailed},      {"still happens", Verdict::kFailed},
+    {"still occurs", Verdict::kFailed},    {"still see", Verdict::kFailed},      {"same problem", Verdict::kFailed},
+    {"same error", Verdict::kFailed},      {"same issue", Verdict::kFailed},     {"no luck", Verdict::kFailed},
+    {"no effect", Verdict::kFailed},       {"no difference", Verdict::kFailed},  {"didn't fix", Verdict::kFailed},
+    {"did not fix", Verdict::kFailed},     {"doesn't fix", Verdict::kFailed},    {"does not fix", Verdict::kFailed},
+    {"didn't solve", Verdict::kFailed},    {"did not solve", Verdict::kFailed},  {"still broken", Verdict::kFailed},
+};
+
+constexpr std::string_view kHedges[] = {"i suspect", "maybe", "perhaps", "not sure", "i guess", "i think",
+                                        "probably", "might be", "could be"};
+
+std::string Lower(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    // Typographic apostrophes, as pasted text has them, read as ASCII ones.
+    if (s.substr(i, 3) == "\xE2\x80\x99") {
+      out.push_back('\'');
+      i += 2;
+      continue;
+    }
+    const char c = s[i];
+    out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
+  }
+  return out;
+}
+
+bool Has(const std::string& lower, std::string_view phrase) { return lower.find(phrase) != std::string::npos; }
+
+std::optional<Verdict> VerdictOf(const std::string& lower) {
+  for (auto [phrase, verdict] : kVerdicts) {
+    if (Has(lower, phrase)) return verdict;
+  }
+  return std::nullopt;
+}
+
+const Cue* StrongestCue(const std::string& lower) {
+  const Cue* best = nullptr;
+  for (const Cue& c : kCues) {
+    if (Has(lower, c.phrase) && (!best || c.weight > best->weight)) best = &c;
+  }
+  return best;
+}
+
+double AuthorWeight(const Post& post, Role role, std::vector<std::string>* evidence) {
+  double w = 1.0;
+  if (post.association == Association::kMaintainer) {
+    w = 1.5;
+    evidence->push_back("said by a maintainer");
+  } else if (post.association == Association::kContributor) {
+    w = 1.2;
+    evidence->push_back("said by a contributor");
+  }
+  if (post.by_reporter && post.index > 0) {
+    // The reporter's cause is a guess; the reporter's own fix is tried.
+    w *= role == Role::kWorkaround ? 1.3 : 0.8;
+    evidence->push_back("said by the reporter");
+  }
+  return w;
+}
+
+// The code snippet right under the sentence's line, as its `how`.
+std::string HowAfter(const PostParts& parts, std::size_t line) {
+  for (const CodeSnippet& c : parts.code) {
+    if (c.line > line && c.line <= line + 2) {
+      std::string text = c.text.substr(0, 600);
+      while (!text.empty() && text.back() == '\n') text.pop_back();
+      return text;
+    }
+  }
+  return "";
+}
+
+// The post a reply answers: the latest earlier post by the one it names
+// first ("@alice ..."), else the post before it.
+std::size_t AnsweredPost(const Thread& thread, std::size_t reply) {
+  const std::string& body = thread.posts[reply].body;
+  if (body.starts_with("@")) {
+    std::size_t n = 1;
+    while (n < body.size() && (std::isalnum(static_cast<unsigned char>(body[n])) || body[n] == '-' || body[n] == '_')) ++n;
+    const std::string named = body.substr(1, n - 1);
+    for (std::size_t i = reply; i-- > 0;) {
+      if (thread.posts[i].author == named) return i;
+    }
+  }
+  return reply - 1;
+}
+
+}  // namespace
+
+const char* RoleName(Role role) {
+  switch (role) {
+    case Role::kRootCause: return "root_cause";
+    case Role::kWorkaround: return "workaround";
+    case Role::kDeadEnd: break;
+  }
+  return "dead_end";
+}
+
+Candidates FindCandidates(const Thread& thread, const std::vector<PostParts>& parts) {
+  std::vector<Candidate> all;
+  // Verdicts to apply once every post's candidates are known: (reply post,
+  // sentence, verdict).
+  struct Reply {
+    std::size_t post;
+    const Sentence* sentence;
+    Verdict verdict;
+  };
+  std::vector<Reply> replies;
+  for (std::size_t p = 0; p < thread.posts.size() && p < parts.size(); ++p) {
+    const Post& post = thread.posts[p];
+    for (const Sentence& s : parts[p].sentences) {
+      const std::string lower = Lower(s.text);
+      std::optional<Verdict> verdict = VerdictOf(lower);
+      const bool tried = Has(lower, "i tried") || Has(lower, "i've tried") || Has(lower, "i have tried") ||
+                         Has(lower, "already tried");
+      if (verdict == Verdict::kFailed && tried) {
+        // "I tried X, but it didn't help": a dead end in one sentence.
+        Candidate c{Role::kDeadEnd, s.text, "", s.text, p, s.line, post.author, post.association, post.by_reporter,
+                    1.0, {"the poster tried it and it failed"}};
+        all.push_back(std::move(c));
+        continue;
+      }
+      if (verdict && p > 0) {
+        replies.push_back({p, &s, *verdict});
+        continue;
+      }
+      const Cue* cue = StrongestCue(lower);
+      if (!cue || s.text.size() < 12) continue;
+      Candidate c;
+      c.role = cue->role;
+      c.text = s.text;
+      c.post = p;
+      c.line = s.line;
+      c.author = post.author;
+      c.association = post.association;
+      c.by_reporter = post.by_reporter;
+      c.evidence.push_back(fmt::format("cue \"{}\"", cue->phrase));
+      c.score = cue->weight * AuthorWeight(post, cue->role, &c.evidence);
+      for (std::string_view h : kHedges) {
+        if (Has(lower, h)) {
+          c.score *= 0.7;
+          c.evidence.push_back(fmt::format("hedged (\"{}\")", h));
+          break;
+        }
+      }
+      if (s.text.ends_with("?")) {
+        c.score *= 0.6;
+        c.evidence.push_back("asked, not stated");
+      }
+      const Reactions& r = post.reactions;
+      if (r.up + r.positive > 0) {
+        c.score *= 1 + 0.25 * std::log2(1.0 + r.up + r.positive);
+        c.evidence.push_back(fmt::format("{} approving reaction(s) on its post", r.up + r.positive));
+      }
+      if (r.down > 0) {
+        c.score /= 1 + 0.25 * r.down;
+        c.evidence.push_back(fmt::format("{} disapproving reaction(s) on its post", r.down));
+      }
+      if (c.role == Role::kWorkaround) c.how = HowAfter(parts[p], s.line);
+      all.push_back(std::move(c));
+    }
+  }
+
+  // Replies judge the strongest suggestion of the post they answer.
+  for (const Reply& reply : replies) {
+    const std::size_t answered = AnsweredPost(thread, reply.post);
+    Candidate* target = nullptr;
+    for (Candidate& c : all) {
+      if (c.post == answered && c.role == Role::kWorkaround && (!target || c.score > target->score)) target = &c;
+    }
+    if (!target) continue;
+    if (reply.verdict == Verdict::kWorked) {
+      target->score *= 2;
+      target->evidence.push_back(fmt::format("reported to work in post {}", reply.post));
+    } else {
+      target->role = Role::kDeadEnd;
+      target->why_fails = reply.sentence->text;
+      // Tried by someone and reported back: firmer than a poster's own
+      // "I tried X, it didn't help", however tentatively it was offered.
+      target->score = std::max(target->score, 1.0) * 1.2;
+      target->evidence.push_back(fmt::format("reported not to help in post {}", reply.post));
+    }
+  }
+
+  // A thread closed as done was most likely closed by what its last posts say.
+  const bool completed = thread.state == "closed" && thread.state_reason != "not_planned";
+  for (Candidate& c : all) {
+    if (completed && c.role == Role::kWorkaround && c.post + 2 >= thread.posts.size()) {
+      c.score *= 1.3;
+      c.evidence.push_back("the thread was closed as completed after it");
+    }
+  }
+
+  Candidates out;
+  std::stable_sort(all.begin(), all.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  for (Candidate& c : all) {
+    auto& list = c.role == Role::kRootCause ? out.root_causes : c.role == Role::kWorkaround ? out.workarounds : out.dead_ends;
+    const bool repeat = std::any_of(list.begin(), list.end(), [&](const Candidate& o) { return o.text == c.text; });
+    if (!repeat) list.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace kedb::mine
