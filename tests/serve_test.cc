@@ -173,6 +173,37 @@ TEST(ApiTest, RecordsChainsAndTheirErrors) {
   EXPECT_EQ(r.status, 404);
 }
 
+// POST /v1/mine takes the thread as text, as {"thread": ...} or as GitHub's
+// export, and answers with the same draft `kedb mine --json` prints.
+TEST(ApiTest, MineAnswersWithTheDraftTheCliPrints) {
+  const std::string thread = std::string("alice commented\nTraining stops with\n") + kSeed0 +
+                             "\nbob commented\nThe fix is to set eps=1e-5 in the layer.\n";
+  ApiReply text = Call("POST", "/v1/mine", thread, {}, "text/plain");
+  ASSERT_EQ(text.status, 200) << text.body;
+  json draft = Body(text);
+  EXPECT_EQ(draft["verification_tier"], "mined");
+  EXPECT_EQ(draft["x_mined"]["related_records"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_EQ(Body(Call("POST", "/v1/mine", json{{"thread", thread}}.dump())), draft);
+  const std::string kb = "--kb '" + (testing::SourceDir() / "kb").string() + "'";
+  auto cli = testing::RunKedb("mine --json " + kb + " -", thread);
+  ASSERT_EQ(cli.exit_code, 0) << cli.err;
+  EXPECT_EQ(cli.out, text.body);
+
+  json github{{"issue", {{"title", "NaN with eps 0"}, {"body", kSeed0}, {"user", {{"login", "alice"}}}}},
+              {"comments", json::array()}};
+  ApiReply gh = Call("POST", "/v1/mine", github.dump());
+  ASSERT_EQ(gh.status, 200) << gh.body;
+  EXPECT_EQ(Body(gh)["x_mined"]["thread"]["title"], "NaN with eps 0");
+
+  ApiReply bad = Call("POST", "/v1/mine", "{\"thread\": 3}");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(Body(bad)["error"]["message"].get<std::string>().find("thread"), std::string::npos);
+  ApiReply broken = Call("POST", "/v1/mine", "{\"issue\": {\n  \"title\": }");
+  EXPECT_EQ(broken.status, 400);
+  EXPECT_NE(Body(broken)["error"]["message"].get<std::string>().find("line 2"), std::string::npos) << broken.body;
+  EXPECT_EQ(Call("GET", "/v1/mine").status, 405);
+}
+
 // The command line and the API answer from one query layer: the same
 // question gets the same bytes, and the same "did you mean" when it misses.
 TEST(ApiTest, TheCommandLineAnswersAsTheApiDoes) {
@@ -414,7 +445,7 @@ TEST(McpTest, ToolsUseTheDeadendsNamesAndSchemas) {
   }
   EXPECT_EQ(names, (std::set<std::string>{"lookup_error", "scan_log", "batch_lookup", "get_error_detail",
                                           "get_error_chain", "search_errors", "list_error_domains",
-                                          "list_errors_by_domain", "get_domain_stats"}));
+                                          "list_errors_by_domain", "get_domain_stats", "mine_thread"}));
   EXPECT_EQ(*serve::ToolSchema("lookup_error")->at("required").begin(), "error_message");
   EXPECT_EQ(*serve::ToolSchema("get_error_detail")->at("required").begin(), "error_id");
   EXPECT_EQ(*serve::ToolSchema("batch_lookup")->at("required").begin(), "error_messages");

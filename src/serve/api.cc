@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "serve/json_schema.h"
+#include "app/mine.h"
 #include "app/queries.h"
 
 namespace kedb::serve {
@@ -136,6 +137,38 @@ ApiReply MatchOrScan(const Engine& engine, const ApiRequest& req, bool scan) {
   return FromAnswer(scan ? ScanLog(engine, q) : MatchText(engine, q));
 }
 
+// POST /v1/mine: the thread as text (text/plain, text/markdown), or JSON:
+// {"thread": "<text>"} or GitHub's issue export as it is.
+ApiReply Mine(const Engine& engine, const ApiRequest& req) {
+  Params p(req);
+  MineQuery q;
+  q.lang = p.GetLang();
+  if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
+  if (IsText(req.content_type) || req.content_type.rfind("text/markdown", 0) == 0) {
+    q.documents = {req.body};
+  } else if (IsJson(req.content_type)) {
+    Json body;
+    JsonLimits limits;
+    limits.max_string_bytes = req.body.size() + 1;
+    if (Status err = ParseJson(req.body, limits, &body); !err.ok()) {
+      LineColumn lc = OffsetToLineColumn(req.body, err.offset());
+      return ErrorReply(400, "bad_request",
+                        fmt::format("request body: line {}, column {}: {}", lc.line, lc.column, err.message()));
+    }
+    if (body.is_object() && body.contains("thread")) {
+      if (!body["thread"].is_string()) return ErrorReply(400, "bad_request", "request body: thread: expected a string");
+      q.documents = {body["thread"].get<std::string>()};
+    } else {
+      q.documents = {req.body};
+    }
+  } else {
+    return ErrorReply(415, "unsupported_media_type",
+                      fmt::format("Content-Type \"{}\": send application/json, text/plain or text/markdown",
+                                  req.content_type));
+  }
+  return FromAnswer(MineThread(engine, q));
+}
+
 ApiReply Healthz(const EngineSlot& slot) {
   EngineSlot::Info info = slot.info();
   Json j{{"status", "ok"},
@@ -171,7 +204,8 @@ ApiReply ErrorReply(int status, std::string_view code, std::string_view message)
 std::vector<ApiRoute> ApiRoutes() {
   return {{"post", "/v1/match"},        {"post", "/v1/scan"},   {"get", "/v1/errors/{id}"},
           {"get", "/v1/errors/{id}/chain"}, {"get", "/v1/search"}, {"get", "/v1/domains"},
-          {"get", "/v1/domains/{domain}/errors"}, {"get", "/v1/stats"}, {"get", "/healthz"}};
+          {"get", "/v1/domains/{domain}/errors"}, {"get", "/v1/stats"}, {"post", "/v1/mine"},
+          {"get", "/healthz"}};
 }
 
 ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
@@ -186,6 +220,7 @@ ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
     if (req.method != "POST") return WrongMethod(req, "POST");
     return MatchOrScan(*engine, req, path == "/v1/scan");
   }
+  if (path == "/v1/mine") return req.method == "POST" ? Mine(*engine, req) : WrongMethod(req, "POST");
   if (path == "/v1/search") {
     if (!get) return WrongMethod(req, "GET");
     SearchQuery q;

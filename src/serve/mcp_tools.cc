@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "app/mine.h"
 #include "app/queries.h"
 #include "util/json_writer.h"
 
@@ -113,6 +114,17 @@ Json BuildToolList() {
                        "Counts for one domain: records, mean fix rate and confidence, resolvability, categories and "
                        "verification tiers.",
                        {{"domain", IdSchema("The domain, e.g. cuda")}}, {"domain"}));
+  Json mine = Tool("mine_thread", "Draft a record from an issue thread",
+                   "Turn an issue thread (text or Markdown as copied, or GitHub's issue JSON) into a draft known-error "
+                   "record: signature and a checked regex, root cause, workarounds and dead ends ranked by how the "
+                   "thread received them, versions and OS, related records, and where each field came from.",
+                   {{"thread", {{"type", "string"}, {"minLength", 1},
+                                {"description", "The thread: text, Markdown, or GitHub's issue JSON (issue and comments)"}}},
+                    {"comments", {{"type", "string"},
+                                  {"description", "GitHub's comments array as JSON, when `thread` is the issue object alone"}}},
+                    {"lang", LangSchema()}},
+                   {"thread"});
+  tools.push_back(std::move(mine));
   return tools;
 }
 
@@ -188,6 +200,13 @@ ToolResult CallTool(const Engine& engine, const std::string& name, const Json& a
         ListDomainRecords(engine, args["domain"].get<std::string>(), args.value("sort_by", "fix_rate"), lang));
   }
   if (name == "get_domain_stats") return FromAnswer(Stats(engine, args["domain"].get<std::string>()));
+  if (name == "mine_thread") {
+    MineQuery q;
+    q.lang = lang;
+    q.documents.push_back(args["thread"].get<std::string>());
+    if (args.contains("comments")) q.documents.push_back(args["comments"].get<std::string>());
+    return FromAnswer(MineThread(engine, q));
+  }
   return ToolResult{fmt::format("unknown tool \"{}\"", name), "{}", true};
 }
 

@@ -33,7 +33,7 @@ async function exercise(client, transportName) {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
   const want = ['batch_lookup', 'get_domain_stats', 'get_error_chain', 'get_error_detail', 'list_error_domains',
-    'list_errors_by_domain', 'lookup_error', 'scan_log', 'search_errors'];
+    'list_errors_by_domain', 'lookup_error', 'mine_thread', 'scan_log', 'search_errors'];
   expect(JSON.stringify(names) === JSON.stringify(want), where(`tools are ${names}`));
   const lookup = tools.find((t) => t.name === 'lookup_error');
   expect(lookup.inputSchema.required?.[0] === 'error_message', where('lookup_error does not require error_message'));
@@ -72,6 +72,12 @@ async function exercise(client, transportName) {
   expect(inDomain.structuredContent?.errors?.length === cuda.records, where('list_errors_by_domain count differs from list_error_domains'));
   const stats = await client.callTool({ name: 'get_domain_stats', arguments: { domain: 'cuda' } });
   expect(stats.structuredContent?.records === cuda.records, where('get_domain_stats count differs'));
+
+  // A thread in, a draft record out, through the official SDK's client.
+  const thread = `alice commented\nTraining stops with\n${SEED0}\nbob commented\nThe fix is to set eps=1e-5 in the layer.\nalice commented\nThanks, that fixed it!\n`;
+  const draft = await client.callTool({ name: 'mine_thread', arguments: { thread } });
+  expect(!draft.isError && draft.structuredContent?.verification_tier === 'mined', where('mine_thread gave no draft'));
+  expect(draft.structuredContent?.x_mined?.related_records?.[0]?.id === ID, where('mine_thread does not relate the known record'));
 
   // A tool that runs but cannot answer says so in the result...
   const missing = await client.callTool({ name: 'get_error_detail', arguments: { error_id: 'cuda/no-such-error' } });

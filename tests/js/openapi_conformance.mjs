@@ -74,7 +74,7 @@ await run(NAME, async (setServer) => {
       }
     }
   }
-  expect(operations === 11, `the document has ${operations} operations, expected 11`);
+  expect(operations === 12, `the document has ${operations} operations, expected 12`);
 
   // Documented errors, provoked.
   const post = (p, body, type = 'application/json') =>
@@ -90,6 +90,8 @@ await run(NAME, async (setServer) => {
     ['/v1/search', 'get', () => fetch(new URL('/v1/search?q=', server.url)), 400],
     ['/v1/domains/{domain}/errors', 'get', () => fetch(new URL('/v1/domains/no-such-domain/errors', server.url)), 404],
     ['/v1/stats', 'get', () => fetch(new URL('/v1/stats?domain=no-such-domain', server.url)), 404],
+    ['/v1/mine', 'post', () => post('/v1/mine', '{"thread": 3}'), 400],
+    ['/v1/mine', 'post', () => post('/v1/mine', 'x', 'image/png'), 415],
     ['/mcp', 'post', () => fetch(new URL('/mcp', server.url), { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://evil.example' }, body: '{}' }), 403],
     ['/mcp', 'post', () => fetch(new URL('/mcp', server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' }), 202],
   ];
