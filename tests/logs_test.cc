@@ -263,6 +263,19 @@ npm ERR! A complete log of this run can be found in: /root/.npm/_logs/x.log
   EXPECT_EQ(blocks[4].last_line, 24u);
 }
 
+// Node.js puts its error code in brackets after the class; the line is
+// still the error. Output as node-fetch/node-fetch#1406 shows it.
+TEST(Blocks, NodeErrorWithItsCode) {
+  auto blocks = Segment(
+      "C:\\Users\\dev\\api\\dist\\server.js:7\n"
+      "const node_fetch_1 = __importDefault(require(\"node-fetch\"));\n"
+      "Error [ERR_REQUIRE_ESM]: require() of ES Module C:\\Users\\dev\\api\\node_modules\\node-fetch\\src\\index.js "
+      "from C:\\Users\\dev\\api\\dist\\server.js not supported.\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_TRUE(blocks[0].decisive.starts_with("Error [ERR_REQUIRE_ESM]: require() of ES Module")) << blocks[0].decisive;
+  EXPECT_TRUE(Segment("Error [not a code]: x\n").empty());
+}
+
 TEST(Blocks, CompilersPytestGpuAndLoggerLines) {
   auto blocks = Segment(R"(src/x.c:12:5: error: 'foo' undeclared (first use in this function)
    12 |     foo = 1;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "mine/draft.h"
+#include "mine/model_answer.h"
 #include "record/json_text.h"
 
 namespace kedb::app {
@@ -60,7 +61,8 @@ std::vector<mine::ThreadLine> ScanPosts(const Engine& engine, const mine::Thread
     if (!engine.Scan(in, options, &result).ok()) continue;  // a string stream does not fail
     for (const ErrorBlock& b : result.blocks) {
       if (b.kind == BlockKind::kStep) continue;
-      errors.push_back({b.decisive, p, b.decisive_line});
+      const bool weak = b.kind == BlockKind::kErrorLine || b.kind == BlockKind::kMatch;
+      errors.push_back({b.decisive, p, b.decisive_line, weak ? 1 : 2});
       AddMatches(b.matches, related);
     }
   }
@@ -103,6 +105,9 @@ Answer MineThread(const Engine& engine, const MineQuery& q) {
 
   std::vector<mine::RelatedRecord> related;
   std::vector<mine::ThreadLine> errors = ScanPosts(engine, text, &related);
+  // No error block: output lines that say something failed, else lines
+  // that recur and say something is wrong (a NaN, a False).
+  if (errors.empty()) errors = mine::FailureLines(text.output_lines);
   const bool from_symptoms = errors.empty();
   if (from_symptoms) {
     errors = mine::SymptomLines(text.output_lines);
@@ -123,6 +128,14 @@ Answer MineThread(const Engine& engine, const MineQuery& q) {
 
   mine::Draft draft = mine::BuildDraft(thread, text, errors, from_symptoms, std::move(related));
   Answer a;
+  if (q.ask_model) {
+    Result<std::string> reply = q.ask_model(mine::ModelPrompt(thread, draft));
+    Status merged = reply.ok() ? mine::MergeModelAnswer(reply.value(), q.model_command, &draft) : reply.status();
+    if (!merged.ok()) {
+      std::string field = merged.field().empty() ? "" : merged.field() + ": ";
+      a.notes = fmt::format("the model's answer was left out: {}{}", field, merged.message());
+    }
+  }
   a.json = draft.file;
   a.text = RenderDraftText(draft, q.lang);
   a.found = !draft.signatures.regex.empty();

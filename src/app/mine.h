@@ -8,6 +8,7 @@
 // adding a duplicate.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,11 @@ struct MineQuery {
   // object and its comments array.
   std::vector<std::string> documents;
   Lang lang = Lang::kEn;
+  // `kedb mine --llm CMD`: sends a prompt to a model and returns its answer
+  // (mine/model_answer.h). Unset: mining is deterministic. Only the CLI
+  // sets it; a server never runs commands.
+  std::function<Result<std::string>(const std::string& prompt)> ask_model;
+  std::string model_command;  // recorded in x_mined.model
 };
 
 // The most a thread may hold, all documents together.
@@ -28,6 +34,7 @@ inline constexpr std::size_t kMaxThreadBytes = 16u << 20;
 // JSON: the draft record file. Text: a summary for a person. kInvalid, with
 // the line and column, when a JSON document does not parse or a field has
 // the wrong type. `found`: the draft has an error line or symptom to match.
+// A model answer that fails its checks is left out, and `notes` says why.
 Answer MineThread(const Engine& engine, const MineQuery& q);
 
 }  // namespace kedb::app

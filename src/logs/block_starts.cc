@@ -1,5 +1,7 @@
 #include "logs/block_starts.h"
 
+#include <algorithm>
+
 #include "logs/line_kinds.h"
 #include "util/trim.h"
 
@@ -22,8 +24,16 @@ bool IsExceptionLine(std::string_view t) {
   if (t.starts_with("Exception in thread ")) return true;
   std::size_t end = 0;
   while (end < t.size() && (WordChar(t[end]) || t[end] == '.' || t[end] == '$')) ++end;
-  if (end == 0 || (end < t.size() && t[end] != ':')) return false;
   std::string_view name = t.substr(0, end);
+  // Node.js names its error's code in brackets: "Error [ERR_REQUIRE_ESM]: ...".
+  if (end > 0 && t.substr(end).starts_with(" [")) {
+    std::size_t close = t.find("]", end + 2);
+    const bool code = close != std::string_view::npos && close > end + 2 &&
+                      std::all_of(t.begin() + static_cast<long>(end) + 2, t.begin() + static_cast<long>(close),
+                                  [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; });
+    if (code) end = close + 1;
+  }
+  if (end == 0 || (end < t.size() && t[end] != ':')) return false;
   for (std::string_view suffix : {"Error", "Exception", "Exit", "Interrupt", "Failure", "Fault", "Throwable"}) {
     if (name.ends_with(suffix)) return true;
   }

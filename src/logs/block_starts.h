@@ -10,7 +10,8 @@
 namespace kedb::logs {
 
 // An exception named at the start of the line: "RuntimeError: ...",
-// "torch.cuda.OutOfMemoryError: ...", "KeyError",
+// "torch.cuda.OutOfMemoryError: ...", "KeyError", Node.js's
+// "Error [ERR_REQUIRE_ESM]: ...",
 // "java.lang.IllegalStateException: ...", "Exception in thread "main" ...".
 bool IsExceptionLine(std::string_view t);
 

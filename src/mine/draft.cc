@@ -106,8 +106,8 @@ void FillRecord(const Thread& thread, const ThreadText& text, const std::vector<
     r.dead_ends.push_back(std::move(e));
   }
   for (const EnvFact& f : d->environment) {
-    if (std::string product = ProductName(f.name); !product.empty()) {
-      r.versions.push_back(VersionEntry{fmt::format("{} {}", product, f.value), "", "", "", "", "reported"});
+    if (std::string entry = VersionEntryText(f); !entry.empty()) {
+      r.versions.push_back(VersionEntry{entry, "", "", "", "", "reported"});
     } else if (f.name == "os") {
       if (std::string key = OsKey(f.value); !key.empty()) {
         r.os_specific.emplace_back(key, fmt::format("reported on {}", f.value));

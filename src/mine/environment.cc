@@ -32,7 +32,7 @@ constexpr Rule kRules[] = {
     {"torch", R"(^PyTorch version:\s*(\d[\w.+-]*))", true},
     {"cuda", R"(^CUDA used to build PyTorch:\s*(\d[\w.]*))", true},
     {"cuda", R"(^CUDA runtime version:\s*(\d[\w.]*))", true},
-    {"os", R"(^OS:\s*(\S.*?)\s*$)", true},
+    {"os", R"(^\s*(?:[-*]\s*)?OS:\s*(\S.*?)\s*$)", true},
     {"python", R"(^Python version:\s*(\d+\.\d+(?:\.\d+)?))", true},
     {"gpu", R"(^GPU models and configuration:\s*(?:GPU 0:\s*)?(\S.*?)\s*$)", true},
     {"driver", R"(^Nvidia driver version:\s*(\d[\w.]*))", true},
@@ -47,20 +47,37 @@ constexpr Rule kRules[] = {
     {"gpu", R"(^\|\s+\d+\s+((?:NVIDIA|Tesla|GeForce|Quadro|Radeon)\b[^|]*?)\s+(?:On|Off)\s+\|)", true},
     // pip freeze, pip list
     {"", R"(^([A-Za-z][\w.-]*)==(\d[\w.+-]*)\s*$)", true},
-    {"", R"(^([A-Za-z][\w.-]*)\s{2,}(\d[\w.+-]*)\s*$)", true},
+    // pip list, snap list ("microk8s  v1.18.1  1320  1.18/stable"), a "name 1.2.3" line
+    {"", R"(^\s*([A-Za-z][\w.-]*)(?:\s{2,}|\s+v)(\d+\.\d+[\w.+-]*)(?:\s{2,}.*)?$)", true},
+    {"", R"(^\s*([A-Za-z][\w.-]*)\s+(\d+\.\d+\.\d+[\w.+-]*)\s*$)", true},
     // versions named in prose
-    {"", R"((?i)\b(PyTorch|torch|TensorFlow|tensorflow-gpu|Keras|JAX|jaxlib|MXNet|Python|CUDA|cuDNN|NCCL|NumPy|)"
-         R"(transformers|Node\.js|Node|npm|rustc|Rust|OpenJDK|JDK|Java|Go|Docker|Kubernetes|gcc|clang|)"
-         R"(Ubuntu|Debian|CentOS|Fedora|macOS)\s*(?:version\s*)?v?(\d+\.\d+[\w.+-]*))", false},
-    {"os", R"(\b(Windows (?:10|11|Server 20\d\d)))", false},
+    // cargo's "Installing librespot v0.8.0"
+    {"", R"(^\s*Installing\s+([A-Za-z][\w-]*)\s+v(\d+\.\d+[\w.+-]*))", true},
+    // Not inside a path: "lib/python3.6/site-packages" says nothing of the version in use.
+    {"", R"((?i)(?<![/\\\w.-])(PyTorch|torch|TensorFlow|tensorflow-gpu|Keras|JAX|jaxlib|MXNet|Python|CUDA|cuDNN|)"
+         R"(NCCL|NumPy|transformers|Node\.js|Node|npm|pip|conda|cargo|rustc|Rust|OpenJDK|JDK|Java|Go|Docker|)"
+         R"(Kubernetes|gcc|clang|Ubuntu|Debian|CentOS|Fedora|macOS)\s*(?:version\s*)?v?(\d+\.\d+[\w.+-]*)(?![/\\]))",
+     false},
+    {"os", R"((?i)\b((?:Debian|Fedora|CentOS|RHEL|Rocky Linux|macOS|Windows)\s+(?:Server\s+20\d\d|\d+(?:\.\d+)*))\b)", false},
+    // Any other product: a name with a capital or a hyphen, a three-part version.
+    {"", R"((?<![/\\\w.@-])([A-Za-z][\w]*(?:[-.][A-Za-z][\w]*)*)(?:\s+v?|@\^?|\s+version\s+)(\d+\.\d+\.\d+[\w.+-]*)(?![/\\]))",
+     false},
 };
+
+// Capitalised words that come before numbers without naming a product.
+bool IsNoName(std::string_view lower) {
+  static constexpr std::string_view kWords[] = {"version", "release", "build", "step", "line", "epoch", "the", "to",
+                                                "from", "and", "or", "is", "was", "at", "on", "of", "in", "v", "with",
+                                                "using", "upgraded", "downgraded", "installed", "api", "go"};
+  return std::find(std::begin(kWords), std::end(kWords), lower) != std::end(kWords);
+}
 
 // Names people write for the same product.
 std::string Canonical(std::string_view name) {
   const std::string n = Lower(name);
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kSame = {{
       {"pytorch", "torch"}, {"tensorflow-gpu", "tensorflow"}, {"node.js", "node"}, {"nodejs", "node"},
-      {"openjdk", "java"}, {"jdk", "java"}, {"rust", "rustc"}, {"jaxlib", "jax"}, {"python3", "python"},
+      {"openjdk", "java"}, {"jdk", "java"}, {"rustc", "rust"}, {"jaxlib", "jax"}, {"python3", "python"},
       {"tf", "tensorflow"}, {"huggingface_hub", "huggingface-hub"}}};
   for (auto [from, to] : kSame) {
     if (n == from) return std::string(to);
@@ -105,7 +122,7 @@ std::string SectionName(std::string_view t) {
 
 std::vector<EnvFact> FindEnvironment(std::string_view body, std::size_t post) {
   std::vector<EnvFact> facts;
-  auto add = [&](std::string name, std::string value, std::size_t line, bool dump) {
+  auto add = [&](std::string name, std::string value, std::size_t line, bool dump, std::string label = "") {
     while (!value.empty() && (value.back() == '.' || value.back() == ',' || value.back() == '-')) value.pop_back();
     if (name.empty() || value.empty()) return;
     if (IsOsName(name)) {
@@ -114,8 +131,13 @@ std::vector<EnvFact> FindEnvironment(std::string_view body, std::size_t post) {
       if (name == "macos") value = "macOS " + value.substr(6);
       name = "os";
     }
-    const bool seen = std::any_of(facts.begin(), facts.end(), [&](const EnvFact& f) { return f.name == name; });
-    if (!seen) facts.push_back({std::move(name), std::move(value), post, line, dump});
+    auto seen = std::find_if(facts.begin(), facts.end(), [&](const EnvFact& f) { return f.name == name; });
+    if (seen == facts.end()) {
+      facts.push_back({std::move(name), std::move(value), std::move(label), post, line, dump});
+    } else if (value.size() > seen->value.size() && value.starts_with(seen->value + ".")) {
+      // "3.6" then "3.6.8": the exact one
+      *seen = EnvFact{std::move(name), std::move(value), std::move(label), post, line, dump};
+    }
   };
   std::string section;
   std::size_t line_no = 0;
@@ -127,6 +149,16 @@ std::vector<EnvFact> FindEnvironment(std::string_view body, std::size_t post) {
     const std::string_view t = util::Trim(line);
     if (std::string s = SectionName(t); !s.empty()) {
       section = s;
+      continue;
+    }
+    // `docker version`: "Client:" (or "Client: Docker Engine - Community"), then " Version: 24.0.7".
+    if (t.starts_with("Client:") && !line.starts_with(" ")) {
+      section = "docker-client";
+      continue;
+    }
+    if (section == "docker-client" && t.starts_with("Version:")) {
+      add("docker", std::string(util::Trim(t.substr(8))), line_no + 1, true, "Docker");
+      section.clear();
       continue;
     }
     // "Version : 3.7.4" under "----------Python Info----------".
@@ -151,8 +183,13 @@ std::vector<EnvFact> FindEnvironment(std::string_view body, std::size_t post) {
         };
         if (r.rule->name[0] != '\0') {
           add(r.rule->name, text(1), line_no + 1, r.rule->dump);
+        } else if (&r == &Compiled().back()) {
+          // The catch-all rule: only names that look like a product's.
+          const std::string label = text(1);
+          const bool named = std::any_of(label.begin(), label.end(), [](char c) { return (c >= 'A' && c <= 'Z') || c == '-'; });
+          if (named && !IsNoName(Lower(label))) add(Canonical(label), text(2), line_no + 1, false, label);
         } else {
-          add(Canonical(text(1)), text(2), line_no + 1, r.rule->dump);
+          add(Canonical(text(1)), text(2), line_no + 1, r.rule->dump, text(1));
         }
         from += (*groups)[0]->second;
       }
@@ -174,12 +211,19 @@ std::vector<EnvFact> MergeEnvironment(const std::vector<EnvFact>& facts) {
   return out;
 }
 
+std::string VersionEntryText(const EnvFact& f) {
+  std::string product = ProductName(f.name);
+  if (product.empty()) return "";
+  if (product == f.name && !f.label.empty()) product = f.label;  // a name kedb does not know: as written
+  return product + " " + f.value.substr(0, f.value.find('+'));
+}
+
 std::string ProductName(std::string_view name) {
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kNames = {{
       {"torch", "PyTorch"}, {"tensorflow", "TensorFlow"}, {"mxnet", "MXNet"}, {"cudnn", "cuDNN"},
       {"cuda", "CUDA"}, {"python", "Python"}, {"nccl", "NCCL"}, {"numpy", "NumPy"}, {"jax", "JAX"},
       {"keras", "Keras"}, {"node", "Node.js"}, {"java", "Java"}, {"docker", "Docker"},
-      {"kubernetes", "Kubernetes"}, {"go", "Go"}, {"gcc", "GCC"}, {"pip", "pip"}}};
+      {"kubernetes", "Kubernetes"}, {"go", "Go"}, {"gcc", "GCC"}, {"rust", "Rust"}}};
   if (name == "gpu" || name == "os" || name == "driver") return "";
   for (auto [n, product] : kNames) {
     if (n == name) return std::string(product);

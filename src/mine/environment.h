@@ -20,6 +20,7 @@ struct EnvFact {
   // package ("torch", "mxnet", "numpy", "transformers", ...).
   std::string name;
   std::string value;     // "3.7.4", "NVIDIA GeForce RTX 3090", "Ubuntu 22.04.3 LTS"
+  std::string label;     // the name as written ("TypeScript"), for names ProductName does not know
   std::size_t post = 0;  // where it was read
   std::size_t line = 0;
   bool from_dump = false;  // a tool's report, not a sentence
@@ -37,5 +38,9 @@ std::vector<EnvFact> MergeEnvironment(const std::vector<EnvFact>& facts);
 // "PyTorch", "cudnn" -> "cuDNN"), or "" for facts that are not versions
 // (gpu, os, driver).
 std::string ProductName(std::string_view name);
+
+// The `versions` entry for a fact: "PyTorch 2.5.1" (a local build tag such
+// as "+cu124" left out), "TypeScript 4.5.2"; "" when the fact is no version.
+std::string VersionEntryText(const EnvFact& fact);
 
 }  // namespace kedb::mine

@@ -44,11 +44,12 @@ constexpr std::pair<std::string_view, std::string_view> kCategoryWords[] = {
     {"build failed", "build_error"},       {"typeerror", "type_error"},         {"valueerror", "value_error"},
     {"permission denied", "config_error"}, {"eacces", "config_error"},          {"crashloopbackoff", "config_error"},
     {"ecc error", "hardware_error"},       {"xid", "hardware_error"},           {"fallen off the bus", "hardware_error"},
-    {"nosuchmethoderror", "build_error"},  {"classnotfoundexception", "build_error"},
 };
 
 // `word` in `lower` with no letter or digit joined to it on either side.
 bool HasWhole(const std::string& lower, std::string_view word) {
+  // A prefix of a code ("error[e" of error[E0277]) is found anywhere.
+  if (word.find('[') != std::string_view::npos) return lower.find(word) != std::string::npos;
   for (std::size_t at = lower.find(word); at != std::string::npos; at = lower.find(word, at + 1)) {
     auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
     const bool left = at == 0 || !alnum(lower[at - 1]) || !alnum(word.front());

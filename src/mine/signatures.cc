@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "logs/cluster.h"
+#include "logs/line_kinds.h"
 #include "regex/pcre2_regex.h"
 #include "util/trim.h"
 #include "util/up_to_numbers.h"
@@ -12,7 +14,7 @@
 namespace kedb::mine {
 namespace {
 
-constexpr std::size_t kMaxBranches = 6;
+constexpr std::size_t kMaxPhraseWords = 14;
 constexpr std::size_t kMaxFalseHits = 5;
 
 std::string Lower(std::string_view s) {
@@ -77,7 +79,125 @@ std::string MaskNumbers(std::string_view line) {
   return out;
 }
 
+// A word that is a value: a URL, a path, hex, or a number standing alone
+// ("18231,", "(32)", "=1.24.2", "16:47:03"); digits joined to letters
+// (E0277, cu102) are part of a name.
+bool IsValueWord(std::string_view w) {
+  if (w.find("://") != std::string_view::npos) return true;
+  if (std::count(w.begin(), w.end(), '/') + std::count(w.begin(), w.end(), '\\') >= 2) return true;
+  if (w.starts_with("0x") || w.starts_with("0X")) return true;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(w[i]))) continue;
+    if (i == 0 || !std::isalpha(static_cast<unsigned char>(w[i - 1]))) return true;
+    while (i + 1 < w.size() && std::isdigit(static_cast<unsigned char>(w[i + 1]))) ++i;
+  }
+  return false;
+}
+
+// A line's pattern: its longest run of words that are not values (three
+// to kMaxPhraseWords of them), escaped and joined by \s+, after any log
+// prefix in brackets ("[E1119 16:47:03.51 ProcessGroupNCCL.cpp:616] [Rank
+// 1] ..."). "" when the line has no such run. Reports of one error share
+// their wording, not their numbers, paths or positions, and the run that
+// is left says what the error is.
+// A word inside quotes: 'x', "y", `z`, or a quote spanning words.
+struct Quoting {
+  bool open = false;
+  char mark = 0;
+  // Whether `w` is (part of) a quoted text; updates the state.
+  bool Quoted(std::string_view w) {
+    if (open) {
+      if (w.find(mark) != std::string_view::npos) open = false;
+      return true;
+    }
+    for (char q : {'\'', '"', '`'}) {
+      if (!w.empty() && (w.front() == q || (w.size() > 1 && w.front() == '(' && w[1] == q))) {
+        const std::size_t close = w.find(q, w.front() == q ? 1 : 2);
+        if (close == std::string_view::npos) {
+          open = true;
+          mark = q;
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
+std::string PhrasePattern(std::string_view line, bool quotes_are_values);
+
 }  // namespace
+
+// Tries quoted words as values first: a quoted name is usually what
+// differs between two reports (`Build` and `Cargo`); when that leaves too
+// few words, the quoted text is what the error is about
+// (NoSuchMethodError: 'void ...setIndentWithIndicator(boolean)').
+std::string PhrasePattern(std::string_view line) {
+  std::string p = PhrasePattern(line, true);
+  return p.empty() ? PhrasePattern(line, false) : p;
+}
+
+namespace {
+
+std::string PhrasePattern(std::string_view line, bool quotes_are_values) {
+  std::vector<std::string_view> words;
+  for (std::size_t i = 0; i < line.size();) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    const std::size_t b = i;
+    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    if (i > b) words.push_back(line.substr(b, i - b));
+  }
+  std::size_t first = 0;
+  while (first < words.size() && words[first].starts_with("[")) {  // skip "[...]" groups
+    while (first < words.size() && words[first].find(']') == std::string_view::npos) ++first;
+    ++first;
+  }
+  std::vector<bool> value(words.size(), false);
+  Quoting quoting;
+  for (std::size_t i = first; i < words.size(); ++i) {
+    const bool quoted = quoting.Quoted(words[i]);
+    value[i] = IsValueWord(words[i]) || (quotes_are_values && quoted);
+  }
+  std::size_t best = 0, best_len = 0;
+  for (std::size_t i = first; i < words.size();) {
+    if (value[i]) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < words.size() && !value[j]) ++j;
+    if (j - i > best_len) {
+      best = i;
+      best_len = j - i;
+    }
+    i = j;
+  }
+  if (best_len < 3) return "";
+  std::string out;
+  for (std::size_t k = best; k < best + std::min(best_len, kMaxPhraseWords); ++k) {
+    if (!out.empty()) out += R"(\s+)";
+    for (char ch : words[k]) {
+      if (std::string_view(R"(\^$.|?*+()[]{}-#)").find(ch) != std::string_view::npos) out += '\\';
+      out += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<ThreadLine> FailureLines(const std::vector<ThreadLine>& output_lines, std::size_t limit) {
+  std::vector<ThreadLine> out;
+  for (const ThreadLine& l : output_lines) {
+    if (out.size() >= limit) break;
+    const std::string_view t = util::Trim(l.text);
+    if (t.size() < 12 || !logs::StatesFailure(t) || logs::IsWarningLine(t)) continue;
+    ThreadLine f = l;
+    f.strength = HasWord(Lower(t), "error") ? 1 : 0;
+    out.push_back(std::move(f));
+  }
+  return out;
+}
 
 std::vector<ThreadLine> SymptomLines(const std::vector<ThreadLine>& output_lines, std::size_t limit) {
   // Posts each line (up to numbers) occurs in.
@@ -108,11 +228,26 @@ Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vec
     masked.push_back(MaskNumbers(util::Trim(e.text)));
     clusterer.Add(masked.back());
   }
-  for (logs::Template& t : clusterer.Finish()) {
+  std::vector<logs::Template> templates = clusterer.Finish();
+  // The order the thread's error is looked for in (signatures.h).
+  auto rank = [&](const logs::Template& t) {
+    std::size_t first = errors.size();
+    int strength = 0;
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+      if (std::find(t.members.begin(), t.members.end(), masked[i]) == t.members.end()) continue;
+      first = std::min(first, i);
+      strength = std::max(strength, errors[i].strength);
+    }
+    const bool opening = first < errors.size() && errors[first].post == 0;
+    return std::make_tuple(!opening, -strength, -static_cast<long>(t.count), first);
+  };
+  std::stable_sort(templates.begin(), templates.end(),
+                   [&](const logs::Template& a, const logs::Template& b) { return rank(a) < rank(b); });
+  for (logs::Template& t : templates) {
     SignatureCandidate c;
-    c.masked = std::move(t.text);
+    c.masked = t.text;
     c.count = t.count;
-    c.regex = std::move(t.regex);
+    c.regex = t.regex;
     // The example as written: the first error line the template was made from.
     for (std::size_t i = 0; i < errors.size(); ++i) {
       if (masked[i] == t.example) {
@@ -125,24 +260,35 @@ Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vec
     s.candidates.push_back(std::move(c));
   }
 
-  // Keep each branch that compiles, matches its own example and fires on
-  // no ordinary line of the thread.
-  std::vector<std::string> kept;
-  for (SignatureCandidate& c : s.candidates) {
-    if (kept.size() >= kMaxBranches) break;
-    auto compiled = regex::CompilePython(c.regex);
-    if (!compiled.ok() || !compiled->Search(c.example)) continue;
-    bool fires = false;
-    for (const ThreadLine& o : others) {
-      if (!compiled->Search(o.text)) continue;
-      fires = true;
-      if (s.false_hits.size() < kMaxFalseHits) s.false_hits.push_back(o);
+  // The pattern: the first candidate, most frequent first, whose phrase (or
+  // failing that, whose template) matches the lines it stands for and no
+  // ordinary line of the thread.
+  for (logs::Template& t : templates) {
+    SignatureCandidate& c = s.candidates[static_cast<std::size_t>(&t - templates.data())];
+    std::vector<std::string_view> own;
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+      if (std::find(t.members.begin(), t.members.end(), masked[i]) != t.members.end()) own.push_back(errors[i].text);
     }
-    if (fires) continue;
-    c.kept = true;
-    kept.push_back(c.regex);
+    for (const std::string& pattern : {PhrasePattern(c.example), c.regex}) {
+      if (pattern.empty()) continue;
+      auto compiled = regex::CompilePython(pattern);
+      if (!compiled.ok()) continue;
+      const bool covers = std::all_of(own.begin(), own.end(), [&](std::string_view l) { return compiled->Search(l); });
+      if (!covers) continue;
+      bool fires = false;
+      for (const ThreadLine& o : others) {
+        if (!compiled->Search(o.text)) continue;
+        fires = true;
+        if (s.false_hits.size() < kMaxFalseHits) s.false_hits.push_back(o);
+      }
+      if (fires) continue;
+      c.kept = true;
+      c.regex = pattern;
+      s.regex = pattern;
+      break;
+    }
+    if (!s.regex.empty()) break;
   }
-  for (const std::string& r : kept) s.regex += (s.regex.empty() ? "" : "|") + (kept.size() > 1 ? "(?:" + r + ")" : r);
   if (!s.regex.empty()) {
     auto compiled = regex::CompilePython(s.regex);
     if (compiled.ok()) {

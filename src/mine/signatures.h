@@ -3,10 +3,12 @@
 // Error lines are masked and grouped the way unknown errors in a log are
 // (logs/cluster.h: numbers, hex, paths and quoted names become
 // placeholders; lines that differ only there share a template). The
-// pattern is the alternation of the templates' own patterns, kept only
-// where it matches what it should: each branch is checked against every
-// error line it stands for and against the thread's other lines, and a
-// branch that fires on an ordinary line is dropped.
+// thread's error is the first candidate in this order: seen in the opening
+// post, surer (ThreadLine::strength), more frequent, earlier. Its pattern
+// is the line's longest run of words that are not values (PhrasePattern),
+// or the template's own pattern when that run is too short or misses one
+// of the lines; it must match every line it stands for and no other line
+// of the thread, or the next candidate is tried.
 //
 // A thread whose error is not an error message (a wrong result, a NaN)
 // has no error lines; its symptom lines stand in: program output that
@@ -23,6 +25,10 @@ namespace kedb::mine {
 struct ThreadLine {
   std::string text;
   std::size_t post = 0, line = 0;  // 1-based line in the post
+  // How surely the line names the error: 2 an exception, panic, compiler or
+  // library error; 1 a logger's error line or a known error's pattern; 0 a
+  // line of output that only says something failed.
+  int strength = 1;
 };
 
 struct SignatureCandidate {
@@ -46,6 +52,17 @@ struct Signatures {
 // `errors`: the error lines found (a scan's decisive lines); `others`: the
 // thread's remaining lines (prose and output, quotes excluded).
 Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vector<ThreadLine>& others);
+
+// The words of `line` that say what the error is, as a pattern: the
+// longest run of three to 14 words that are not values (numbers, paths,
+// URLs, hex, and first quoted names), escaped and joined by \s+, after a
+// log prefix in brackets. "" when there is no such run.
+std::string PhrasePattern(std::string_view line);
+
+// Lines of program output that say something failed (logs/line_kinds.h),
+// warnings aside, with strength 0 or 1 ("error" named): what stands for
+// the error when a scan found no error block.
+std::vector<ThreadLine> FailureLines(const std::vector<ThreadLine>& output_lines, std::size_t limit = 8);
 
 // Output lines that recur in two or more posts (up to numbers) and say
 // something is false, NaN or failed, at most `limit`.

@@ -20,6 +20,8 @@ struct Cue {
 // strongest cue.
 constexpr Cue kCues[] = {
     {"root cause", Role::kRootCause, 1.0},      {"the reason is", Role::kRootCause, 1.0},
+    {"the cause is", Role::kRootCause, 1.0},    {"the cause was", Role::kRootCause, 1.0},
+    {"cause of this", Role::kRootCause, 0.9},
     {"the reason for this", Role::kRootCause, 1.0}, {"the reason why", Role::kRootCause, 0.9},
     {"is caused by", Role::kRootCause, 0.9},    {"was caused by", Role::kRootCause, 0.9},
     {"caused by", Role::kRootCause, 0.8},       {"the culprit", Role::kRootCause, 0.9},
@@ -46,7 +48,10 @@ constexpr Cue kCues[] = {
     {"try ", Role::kWorkaround, 0.5},           {"setting ", Role::kWorkaround, 0.5},
     {"set ", Role::kWorkaround, 0.4},           {"upgrade", Role::kWorkaround, 0.5},
     {"downgrad", Role::kWorkaround, 0.5},       {"reinstall", Role::kWorkaround, 0.5},
-    {"pin ", Role::kWorkaround, 0.4},
+    {"pin ", Role::kWorkaround, 0.4},           {"latest master", Role::kWorkaround, 0.6},
+    {"way out", Role::kWorkaround, 0.5},        {"quick fix", Role::kWorkaround, 0.5},
+    {"latest version", Role::kWorkaround, 0.6}, {"latest release", Role::kWorkaround, 0.6},
+    {"i pushed", Role::kWorkaround, 0.7},       {"pushed a fix", Role::kWorkaround, 0.8},
 };
 
 enum class Verdict { kWorked, kFailed };
@@ -68,6 +73,7 @@ constexpr std::pair<std::string_view, Verdict> kVerdicts[] = {
     {"no effect", Verdict::kFailed},       {"no difference", Verdict::kFailed},  {"didn't fix", Verdict::kFailed},
     {"did not fix", Verdict::kFailed},     {"doesn't fix", Verdict::kFailed},    {"does not fix", Verdict::kFailed},
     {"didn't solve", Verdict::kFailed},    {"did not solve", Verdict::kFailed},  {"still broken", Verdict::kFailed},
+    {"not a real fix", Verdict::kFailed},  {"not a fix", Verdict::kFailed},      {"not a solution", Verdict::kFailed},
 };
 
 constexpr std::string_view kHedges[] = {"i suspect", "maybe", "perhaps", "not sure", "i guess", "i think",
@@ -91,15 +97,69 @@ std::string Lower(std::string_view s) {
 
 bool Has(const std::string& lower, std::string_view phrase) { return lower.find(phrase) != std::string::npos; }
 
+// "the same error", "identical output", "still hangs": the forms a reply
+// takes to say nothing changed, beyond the fixed phrases above.
+bool SaysUnchanged(const std::string& lower) {
+  static constexpr std::string_view kWhat[] = {"error",   "problem", "issue",     "conflict", "output", "message",
+                                               "crash",   "result",  "exception", "failure",  "traceback",
+                                               "behavio", "thing",   "hang",      "e0",     "denied",
+                                               "timeout", "exit code", "status"};
+  for (std::string_view lead : {"same ", "identical "}) {
+    for (std::size_t at = lower.find(lead); at != std::string::npos; at = lower.find(lead, at + 1)) {
+      const std::string_view rest = std::string_view(lower).substr(at + lead.size(), 24);
+      for (std::string_view w : kWhat) {
+        if (rest.find(w) != std::string_view::npos) return true;
+      }
+    }
+  }
+  for (std::string_view still : {"still fail", "still crash", "still hang", "still die", "still times out",
+                                 "still runs out", "still stuck", "still broken", "still the same", "exactly the same"}) {
+    if (Has(lower, still)) return true;
+  }
+  return false;
+}
+
 std::optional<Verdict> VerdictOf(const std::string& lower) {
   for (auto [phrase, verdict] : kVerdicts) {
     if (Has(lower, phrase)) return verdict;
   }
+  if (SaysUnchanged(lower)) return Verdict::kFailed;
   return std::nullopt;
 }
 
+// "I tried X", "Tried the barrier", "I set timeout=...", "Upgraded, and
+// ...": the poster reports doing something.
+bool SaysTried(const std::string& lower) {
+  if (Has(lower, "tried")) return true;
+  std::string_view s = lower;
+  if (s.starts_with("i ")) s.remove_prefix(2);
+  if (s.starts_with("also ")) s.remove_prefix(5);
+  const std::string_view first = s.substr(0, s.find_first_of(" ,"));
+  return first.size() > 3 && (first.ends_with("ed") || first == "set" || first == "put" || first == "ran");
+}
+
+// A sentence that tells the reader to do something: "Put a barrier ...",
+// "Maybe pass a bigger timeout ...".
+bool IsImperative(const std::string& lower) {
+  static constexpr std::string_view kVerbs[] = {
+      "add",    "call",    "change",  "check",   "clear",   "delete",  "disable", "downgrade", "drop",  "edit",
+      "enable", "export",  "increase", "install", "lower",   "move",    "pass",    "pin",       "put",   "raise",
+      "rebuild", "reduce", "reinstall", "remove", "replace", "restart", "run",     "set",       "switch", "uninstall",
+      "update", "upgrade", "use",     "wrap"};
+  std::string_view s = lower;
+  for (std::string_view lead : {"maybe ", "perhaps ", "just ", "then ", "also ", "first, ", "first ", "please ", "so "}) {
+    if (s.starts_with(lead)) s.remove_prefix(lead.size());
+  }
+  const std::string_view first = s.substr(0, s.find_first_of(" ,`"));
+  if (std::find(std::begin(kVerbs), std::end(kVerbs), first) != std::end(kVerbs)) return true;
+  // "That's the usual step: add yourself to the group ...".
+  const std::size_t colon = lower.find(": ");
+  return colon != std::string::npos && colon + 2 < lower.size() && IsImperative(lower.substr(colon + 2));
+}
+
 const Cue* StrongestCue(const std::string& lower) {
-  const Cue* best = nullptr;
+  static constexpr Cue kImperative{"an instruction", Role::kWorkaround, 0.5};
+  const Cue* best = IsImperative(lower) ? &kImperative : nullptr;
   for (const Cue& c : kCues) {
     if (Has(lower, c.phrase) && (!best || c.weight > best->weight)) best = &c;
   }
@@ -169,24 +229,28 @@ Candidates FindCandidates(const Thread& thread, const std::vector<PostParts>& pa
     std::size_t post;
     const Sentence* sentence;
     Verdict verdict;
+    bool tried;  // the reply says what its poster did
+  };
+  auto self_report = [&](std::size_t p, const Sentence& s) {
+    const Post& post = thread.posts[p];
+    // "I tried X, but it didn't help": a dead end in one sentence.
+    all.push_back(Candidate{Role::kDeadEnd, s.text, "", s.text, p, s.line, post.author, post.association,
+                            post.by_reporter, 1.0, {"the poster tried it and it failed"}});
   };
   std::vector<Reply> replies;
   for (std::size_t p = 0; p < thread.posts.size() && p < parts.size(); ++p) {
     const Post& post = thread.posts[p];
     for (const Sentence& s : parts[p].sentences) {
       const std::string lower = Lower(s.text);
-      std::optional<Verdict> verdict = VerdictOf(lower);
-      const bool tried = Has(lower, "i tried") || Has(lower, "i've tried") || Has(lower, "i have tried") ||
-                         Has(lower, "already tried");
-      if (verdict == Verdict::kFailed && tried) {
-        // "I tried X, but it didn't help": a dead end in one sentence.
-        Candidate c{Role::kDeadEnd, s.text, "", s.text, p, s.line, post.author, post.association, post.by_reporter,
-                    1.0, {"the poster tried it and it failed"}};
-        all.push_back(std::move(c));
+      // "If it still fails, ..." sets a condition; it reports nothing.
+      std::optional<Verdict> verdict = lower.starts_with("if ") ? std::nullopt : VerdictOf(lower);
+      const bool tried = SaysTried(lower);
+      if (verdict && p > 0) {
+        replies.push_back({p, &s, *verdict, tried});
         continue;
       }
-      if (verdict && p > 0) {
-        replies.push_back({p, &s, *verdict});
+      if (verdict == Verdict::kFailed && tried) {
+        self_report(p, s);
         continue;
       }
       const Cue* cue = StrongestCue(lower);
@@ -233,7 +297,11 @@ Candidates FindCandidates(const Thread& thread, const std::vector<PostParts>& pa
     for (Candidate& c : all) {
       if (c.post == answered && c.role == Role::kWorkaround && (!target || c.score > target->score)) target = &c;
     }
-    if (!target) continue;
+    if (!target) {
+      // Nothing proposed to judge (or already judged): the reply's own attempt.
+      if (reply.verdict == Verdict::kFailed && reply.tried) self_report(reply.post, *reply.sentence);
+      continue;
+    }
     if (reply.verdict == Verdict::kWorked) {
       target->score *= 2;
       target->evidence.push_back(fmt::format("reported to work in post {}", reply.post));

@@ -135,6 +135,13 @@ Thread ReadTextThread(std::string_view text) {
   Thread thread;
   thread.posts.emplace_back();
   thread.posts[0].by_reporter = true;
+  // A Markdown title ("# Title") heading the text is the thread's title.
+  std::size_t first = 0;
+  while (first < lines.size() && Trim(lines[first]).empty()) ++first;
+  if (first < lines.size() && lines[first].starts_with("# ")) {
+    thread.title = std::string(Trim(lines[first].substr(2)));
+    lines.erase(lines.begin(), lines.begin() + static_cast<long>(first) + 1);
+  }
   const std::vector<bool> in_fence = FencedLines(lines);  // where nothing starts a post
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
