@@ -12,16 +12,16 @@ export LC_ALL=C  # one sort order for ls and comm
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:?usage: fuzz/run.sh SECONDS [TARGET...]}"
 shift
-all=(record_loader python_regex log_blocks http_request mcp_handler tokenizer)
+all=(record_loader python_regex log_blocks http_request mcp_handler tokenizer mine_thread)
 targets=("${@:-${all[@]}}")
 build="${FUZZ_BUILD:-$repo/build-fuzz}"
 
 # Longest input per target: a log piece may span chunks, a request or MCP
 # message carries a small log, patterns and words are short.
 declare -A max_len=([record_loader]=65536 [python_regex]=4096 [log_blocks]=65536
-                    [http_request]=16384 [mcp_handler]=16384 [tokenizer]=4096)
+                    [http_request]=16384 [mcp_handler]=16384 [tokenizer]=4096 [mine_thread]=32768)
 declare -A dict=([record_loader]=json [python_regex]=regex [log_blocks]=log
-                 [http_request]=http [mcp_handler]=json [tokenizer]=log)
+                 [http_request]=http [mcp_handler]=json [tokenizer]=log [mine_thread]=json)
 for t in "${targets[@]}"; do
   [[ -n "${max_len[$t]:-}" ]] || { echo "unknown target $t (one of: ${all[*]})" >&2; exit 2; }
 done

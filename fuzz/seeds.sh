@@ -12,7 +12,7 @@ out="${1:?usage: fuzz/seeds.sh OUT_DIR}"
 shared="${KEDB_SHARED_DIR:-$repo/../shared}"
 canons="$shared/corpora/deadends/canons"
 
-for t in record_loader python_regex log_blocks http_request mcp_handler tokenizer; do
+for t in record_loader python_regex log_blocks http_request mcp_handler tokenizer mine_thread; do
   rm -rf "${out:?}/$t"
   mkdir -p "$out/$t"
 done
@@ -76,10 +76,16 @@ while IFS= read -r f; do
   head -c 4096 "$f" > "$out/tokenizer/record.$((n += 1))"
 done < <(kb_records)
 
+# mine_thread: the threads written for the miner's tests (text, Markdown
+# and GitHub JSON), and seed 003, the raw thread, when it is there.
+cp "$repo"/tests/data/mine/*.md "$repo"/tests/data/mine/*.json "$out/mine_thread/"
+rm -f "$out"/mine_thread/*.expect.json
+[[ ! -f "$shared/seeds/003_698a6721a9e937b7.txt" ]] || cp "$shared/seeds/003_698a6721a9e937b7.txt" "$out/mine_thread/"
+
 # http_request and mcp_handler: the hand-written messages kept in fuzz/seeds.
 cp "$repo"/fuzz/seeds/http/* "$out/http_request/"
 cp "$repo"/fuzz/seeds/mcp/* "$out/mcp_handler/"
 
-for t in record_loader python_regex log_blocks http_request mcp_handler tokenizer; do
+for t in record_loader python_regex log_blocks http_request mcp_handler tokenizer mine_thread; do
   echo "seeds $t: $(find "$out/$t" -type f | wc -l) files"
 done

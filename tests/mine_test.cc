@@ -430,6 +430,12 @@ TEST(MineCli, FilesExitStatusAndErrors) {
   // Nothing that reads as an error: a draft without a pattern of its own, exit 1.
   auto nothing = RunKedb("mine -", "How do I change the colour of the plot legend?\n");
   EXPECT_EQ(nothing.exit_code, 1) << nothing.out << nothing.err;
+  // Even an empty thread gives a record a curator can load (found by fuzzing).
+  auto empty = RunKedb("mine --json -", "");
+  EXPECT_EQ(empty.exit_code, 1) << empty.err;
+  testing::WriteFile(dir.path() / "empty-draft.json", empty.out);
+  auto lint_empty = RunKedb("lint --no-shadowing --kb '" + (dir.path() / "empty-draft.json").string() + "'");
+  EXPECT_EQ(lint_empty.exit_code, 0) << lint_empty.out << lint_empty.err;
 
   testing::WriteFile(dir.path() / "bad.json", "{\"issue\": {\"title\": \"x\",\n  \"body\": [}}");
   auto bad = RunKedb("mine '" + (dir.path() / "bad.json").string() + "'");

@@ -71,6 +71,8 @@ void FillRecord(const Thread& thread, const ThreadText& text, const std::vector<
     std::string_view said = thread.title;
     if (said.empty() && !text.parts.empty() && !text.parts[0].sentences.empty()) said = text.parts[0].sentences[0].text;
     r.signature = Shortened(said, kMaxSignatureBytes);
+    // A record needs a signature; a thread with no words gives this one.
+    if (r.signature.empty()) r.signature = "an issue thread with no error text";
   }
   r.regex = s.regex.empty() ? LiteralPattern(r.signature) : s.regex;
 
