@@ -88,6 +88,7 @@ TEST(MineThread, TextPostsByHeadersRulesAndReplies) {
   EXPECT_EQ(t.posts[1].association, mine::Association::kMaintainer);
   EXPECT_EQ(t.posts[2].author, "");
   EXPECT_EQ(t.posts[2].body, "Still fails.\n");
+  EXPECT_EQ(mine::ReadTextThread("alice commented\nI commented out the import.\n").posts.size(), 1u);
 
   // Without headers, a line that opens by naming someone starts a reply,
   // and names who wrote the post it answers (a guess, marked as one).

@@ -135,7 +135,7 @@ bool SaysTried(const std::string& lower) {
   if (s.starts_with("i ")) s.remove_prefix(2);
   if (s.starts_with("also ")) s.remove_prefix(5);
   const std::string_view first = s.substr(0, s.find_first_of(" ,"));
-  return first.size() > 3 && (first.ends_with("ed") || first == "set" || first == "put" || first == "ran");
+  return (first.size() > 3 && first.ends_with("ed")) || first == "set" || first == "put" || first == "ran";
 }
 
 // A sentence that tells the reader to do something: "Put a barrier ...",

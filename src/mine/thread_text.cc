@@ -69,7 +69,9 @@ std::optional<Header> ReadHeader(std::string_view line) {
       rest = Trim(rest.substr(author.size()));
     }
   }
-  const bool commented = rest.starts_with("commented");
+  // "commented", "commented on Jul 20, 2020", "commented:"; not prose such
+  // as "I commented out the line".
+  const bool commented = rest == "commented" || rest.starts_with("commented on ") || rest.starts_with("commented:");
   // A heading that only names someone is a header when it says "@"; a plain
   // line needs "commented", or it is prose that starts with a name.
   if (commented || (heading && at && (rest.empty() || rest.starts_with("(")))) return h;
