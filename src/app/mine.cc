@@ -48,6 +48,26 @@ void AddMatches(const std::vector<Match>& matches, std::vector<mine::RelatedReco
   }
 }
 
+// "RuntimeError:" with its message on the next line, as some libraries
+// print it: the two lines as one.
+std::string WithMessage(std::string_view post, const ErrorBlock& b) {
+  std::string line = b.decisive;
+  if (!line.ends_with(":")) return line;
+  std::size_t at = 0;
+  for (std::size_t n = 1; n < b.decisive_line + 1 && at != std::string_view::npos; ++n) {
+    at = post.find('\n', at);
+    if (at != std::string_view::npos) ++at;
+  }
+  while (at != std::string_view::npos && at < post.size()) {
+    std::size_t end = post.find('\n', at);
+    std::string_view next = post.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+    const std::size_t first = next.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos) return line + " " + std::string(next.substr(first));
+    at = end == std::string_view::npos ? end : end + 1;
+  }
+  return line;
+}
+
 // Scans each post as a log: the decisive line of each error block (a
 // failed step's exit status aside) is an error line of the thread.
 std::vector<mine::ThreadLine> ScanPosts(const Engine& engine, const mine::ThreadText& text,
@@ -62,7 +82,7 @@ std::vector<mine::ThreadLine> ScanPosts(const Engine& engine, const mine::Thread
     for (const ErrorBlock& b : result.blocks) {
       if (b.kind == BlockKind::kStep) continue;
       const bool weak = b.kind == BlockKind::kErrorLine || b.kind == BlockKind::kMatch;
-      errors.push_back({b.decisive, p, b.decisive_line, weak ? 1 : 2});
+      errors.push_back({WithMessage(text.scan_text[p], b), p, b.decisive_line, weak ? 1 : 2});
       AddMatches(b.matches, related);
     }
   }
@@ -105,9 +125,19 @@ Answer MineThread(const Engine& engine, const MineQuery& q) {
 
   std::vector<mine::RelatedRecord> related;
   std::vector<mine::ThreadLine> errors = ScanPosts(engine, text, &related);
-  // No error block: output lines that say something failed, else lines
-  // that recur and say something is wrong (a NaN, a False).
-  if (errors.empty()) errors = mine::FailureLines(text.output_lines);
+  // Output lines that say something failed stand beside the blocks (a tool
+  // prints its message under a header the scan takes for the error:
+  // webpack's "ERROR in ./src/x.ts 26:26-41"); lines that recur and say
+  // something is wrong (a NaN, a False) when there is nothing else.
+  for (mine::ThreadLine& f : mine::FailureLines(text.output_lines)) {
+    const bool known = std::any_of(errors.begin(), errors.end(), [&](const mine::ThreadLine& e) {
+      return e.post == f.post && e.line == f.line;
+    });
+    if (!known) errors.push_back(std::move(f));
+  }
+  std::stable_sort(errors.begin(), errors.end(), [](const mine::ThreadLine& a, const mine::ThreadLine& b) {
+    return a.post != b.post ? a.post < b.post : a.line < b.line;
+  });
   const bool from_symptoms = errors.empty();
   if (from_symptoms) {
     errors = mine::SymptomLines(text.output_lines);

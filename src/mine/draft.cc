@@ -74,7 +74,12 @@ void FillRecord(const Thread& thread, const ThreadText& text, const std::vector<
     // A record needs a signature; a thread with no words gives this one.
     if (r.signature.empty()) r.signature = "an issue thread with no error text";
   }
-  r.regex = s.regex.empty() ? LiteralPattern(r.signature) : s.regex;
+  if (!s.regex.empty()) {
+    r.regex = s.regex;
+  } else {
+    const std::string phrase = PhrasePattern(r.signature);
+    r.regex = phrase.empty() ? LiteralPattern(r.signature) : phrase;
+  }
 
   std::vector<std::string> error_texts;
   for (const ThreadLine& e : errors) error_texts.push_back(e.text);
@@ -165,7 +170,13 @@ ThreadText ReadPosts(const Thread& thread) {
       scan += '\n';
       if (kind == PartKind::kQuote || util::Trim(text).empty()) continue;
       ThreadLine l{std::string(text), post.index, line + 1};
-      if (kind == PartKind::kCode) t.output_lines.push_back(l);
+      // A line that is all inline code ("`error @x/y@0.0.1: The engine ...`")
+      // is output quoted in prose.
+      const std::string_view trimmed = util::Trim(text);
+      // Inline code that spans the line, or opens it and runs past its end.
+      const bool inline_code = trimmed.size() > 2 && trimmed.starts_with("`") &&
+                               (trimmed.ends_with("`") || std::count(trimmed.begin(), trimmed.end(), '`') == 1);
+      if (kind == PartKind::kCode || inline_code) t.output_lines.push_back(l);
       t.other_lines.push_back(std::move(l));
     }
     t.parts.push_back(std::move(parts));

@@ -175,7 +175,9 @@ std::vector<bool> FencedLines(const std::vector<std::string_view>& lines) {
   std::vector<bool> fenced(lines.size(), false);
   auto fence = [&](std::size_t i) {
     std::string_view t = Trim(lines[i]);
-    return t.starts_with("```") || t.starts_with("~~~");
+    if (!t.starts_with("```") && !t.starts_with("~~~")) return false;
+    // "```fatal: the remote end hung up```" is code inline, not a fence.
+    return t.substr(3).find(t.substr(0, 3)) == std::string_view::npos;
   };
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (!fence(i)) continue;

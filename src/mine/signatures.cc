@@ -79,6 +79,14 @@ std::string MaskNumbers(std::string_view line) {
   return out;
 }
 
+// A line without the backticks that quote it inline: "```fatal: x```".
+std::string_view StripBackticks(std::string_view line) {
+  line = util::Trim(line);
+  while (line.starts_with("`")) line.remove_prefix(1);
+  while (line.ends_with("`")) line.remove_suffix(1);
+  return util::Trim(line);
+}
+
 // A word that is a value: a URL, a path, hex, or a number standing alone
 // ("18231,", "(32)", "=1.24.2", "16:47:03"); digits joined to letters
 // (E0277, cu102) are part of a name.
@@ -174,9 +182,16 @@ std::string PhrasePattern(std::string_view line, bool quotes_are_values) {
   }
   if (best_len < 3) return "";
   std::string out;
-  for (std::size_t k = best; k < best + std::min(best_len, kMaxPhraseWords); ++k) {
+  const std::size_t end = best + std::min(best_len, kMaxPhraseWords);
+  for (std::size_t k = best; k < end; ++k) {
     if (!out.empty()) out += R"(\s+)";
-    for (char ch : words[k]) {
+    std::string_view word = words[k];
+    // The run's last word without the sentence's punctuation: another
+    // report may go on where this one stopped.
+    if (k + 1 == end) {
+      while (word.size() > 1 && std::string_view(".,;:").find(word.back()) != std::string_view::npos) word.remove_suffix(1);
+    }
+    for (char ch : word) {
       if (std::string_view(R"(\^$.|?*+()[]{}-#)").find(ch) != std::string_view::npos) out += '\\';
       out += ch;
     }
@@ -191,9 +206,13 @@ std::vector<ThreadLine> FailureLines(const std::vector<ThreadLine>& output_lines
   for (const ThreadLine& l : output_lines) {
     if (out.size() >= limit) break;
     const std::string_view t = util::Trim(l.text);
+    // A comment in a snippet ("# which pulls in ...") or an exit status
+    // reports nothing of its own.
+    if (t.starts_with("#") || t.starts_with("//") || logs::IsWrapperLine(t)) continue;
     if (t.size() < 12 || !logs::StatesFailure(t) || logs::IsWarningLine(t)) continue;
     ThreadLine f = l;
-    f.strength = HasWord(Lower(t), "error") ? 1 : 0;
+    f.text = std::string(StripBackticks(l.text));
+    f.strength = 0;  // below any error block the scan found
     out.push_back(std::move(f));
   }
   return out;
@@ -225,7 +244,7 @@ Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vec
   logs::Clusterer clusterer;
   std::vector<std::string> masked;
   for (const ThreadLine& e : errors) {
-    masked.push_back(MaskNumbers(util::Trim(e.text)));
+    masked.push_back(MaskNumbers(StripBackticks(e.text)));
     clusterer.Add(masked.back());
   }
   std::vector<logs::Template> templates = clusterer.Finish();
@@ -239,7 +258,10 @@ Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vec
       strength = std::max(strength, errors[i].strength);
     }
     const bool opening = first < errors.size() && errors[first].post == 0;
-    return std::make_tuple(!opening, -strength, -static_cast<long>(t.count), first);
+    // A line with no run of words to match on ("ERROR in ./src/x.ts 26:26-41")
+    // names a place, not the error: the line after it usually does.
+    const bool phrase = first < errors.size() && !PhrasePattern(StripBackticks(errors[first].text)).empty();
+    return std::make_tuple(!opening, !phrase, -strength, -static_cast<long>(t.count), first);
   };
   std::stable_sort(templates.begin(), templates.end(),
                    [&](const logs::Template& a, const logs::Template& b) { return rank(a) < rank(b); });
@@ -251,7 +273,7 @@ Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vec
     // The example as written: the first error line the template was made from.
     for (std::size_t i = 0; i < errors.size(); ++i) {
       if (masked[i] == t.example) {
-        c.example = std::string(util::Trim(errors[i].text));
+        c.example = std::string(StripBackticks(errors[i].text));
         c.post = errors[i].post;
         c.line = errors[i].line;
         break;

@@ -60,8 +60,8 @@ Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vec
 std::string PhrasePattern(std::string_view line);
 
 // Lines of program output that say something failed (logs/line_kinds.h),
-// warnings aside, with strength 0 or 1 ("error" named): what stands for
-// the error when a scan found no error block.
+// warnings, comments and exit statuses aside, with strength 0: they stand
+// beside the error blocks a scan found, and for them when there are none.
 std::vector<ThreadLine> FailureLines(const std::vector<ThreadLine>& output_lines, std::size_t limit = 8);
 
 // Output lines that recur in two or more posts (up to numbers) and say
