@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "util/trim.h"
+
 namespace kedb::mine {
 namespace {
 
@@ -35,12 +37,21 @@ constexpr Cue kCues[] = {
     {"is a bug in", Role::kRootCause, 0.8},     {"regression in", Role::kRootCause, 0.7},
     {"introduced in", Role::kRootCause, 0.6},   {"not compatible with", Role::kRootCause, 0.6},
     {"incompatible with", Role::kRootCause, 0.6}, {"because", Role::kRootCause, 0.5},
+    // What changed under the user: how a cause is often said without "the reason is".
+    {"was removed", Role::kRootCause, 0.6},     {"has been removed", Role::kRootCause, 0.6},
+    {"were removed", Role::kRootCause, 0.6},    {"was renamed", Role::kRootCause, 0.6},
+    {"no longer", Role::kRootCause, 0.5},       {"is deprecated", Role::kRootCause, 0.5},
+    {"was deprecated", Role::kRootCause, 0.5},  {"too old", Role::kRootCause, 0.6},
+    {"only supports", Role::kRootCause, 0.5},   {"not supported", Role::kRootCause, 0.5},
+    {"does not support", Role::kRootCause, 0.5}, {"doesn't support", Role::kRootCause, 0.5},
     {"workaround", Role::kWorkaround, 1.0},     {"work around", Role::kWorkaround, 0.9},
     {"the fix is", Role::kWorkaround, 1.0},     {"the fix was", Role::kWorkaround, 1.0},
     {"the solution is", Role::kWorkaround, 1.0}, {"the solution was", Role::kWorkaround, 1.0},
     {"fixed by", Role::kWorkaround, 1.0},       {"fixed it by", Role::kWorkaround, 1.0},
     {"solved by", Role::kWorkaround, 1.0},      {"solved it by", Role::kWorkaround, 1.0},
     {"resolved by", Role::kWorkaround, 1.0},    {"fixed in #", Role::kWorkaround, 0.9},
+    {"resolved it by", Role::kWorkaround, 1.0}, {"fixed this by", Role::kWorkaround, 1.0},
+    {"solved this by", Role::kWorkaround, 1.0}, {"resolved this by", Role::kWorkaround, 1.0},
     {"fixed in v", Role::kWorkaround, 0.9},     {"fixed in version", Role::kWorkaround, 0.9},
     {"you need to", Role::kWorkaround, 0.6},    {"you have to", Role::kWorkaround, 0.6},
     {"you should", Role::kWorkaround, 0.5},     {"you can", Role::kWorkaround, 0.5},
@@ -64,6 +75,12 @@ constexpr std::pair<std::string_view, Verdict> kVerdicts[] = {
     {"that worked", Verdict::kWorked},     {"it works now", Verdict::kWorked},   {"that did it", Verdict::kWorked},
     {"did the trick", Verdict::kWorked},   {"solved my problem", Verdict::kWorked}, {"solved it for me", Verdict::kWorked},
     {"can confirm", Verdict::kWorked},     {"problem solved", Verdict::kWorked}, {"solves the problem", Verdict::kWorked},
+    {"fixed it", Verdict::kWorked},        {"fixed the problem", Verdict::kWorked}, {"fixed the issue", Verdict::kWorked},
+    {"solved the issue", Verdict::kWorked}, {"resolved the issue", Verdict::kWorked}, {"that solved it", Verdict::kWorked},
+    {"it worked", Verdict::kWorked},       {"works now", Verdict::kWorked},      {"is working now", Verdict::kWorked},
+    {"works fine", Verdict::kWorked},      {"works ok", Verdict::kWorked},       {"working fine", Verdict::kWorked},
+    {"works well", Verdict::kWorked},      {"works perfectly", Verdict::kWorked}, {"now works", Verdict::kWorked},
+    {"builds fine", Verdict::kWorked},     {"installed fine", Verdict::kWorked}, {"works great", Verdict::kWorked},
     {"didn't help", Verdict::kFailed},     {"did not help", Verdict::kFailed},   {"doesn't help", Verdict::kFailed},
     {"does not help", Verdict::kFailed},   {"didn't work", Verdict::kFailed},    {"did not work", Verdict::kFailed},
     {"doesn't work", Verdict::kFailed},    {"does not work", Verdict::kFailed},  {"still fails", Verdict::kFailed},
@@ -138,6 +155,28 @@ bool SaysTried(const std::string& lower) {
   return (first.size() > 3 && first.ends_with("ed")) || first == "set" || first == "put" || first == "ran";
 }
 
+// A command that changes something, as a fix is given: a tool and what it
+// is told to do ("pip install -U x", "helm rollback radarr 14", "rustup
+// update"), not a query ("conda version", "pip list").
+bool IsFixCommand(std::string_view line) {
+  std::string lower(util::Trim(line));
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::string_view s = lower;
+  for (std::string_view lead : {"$ ", "sudo ", "!", "python -m ", "python3 -m "}) {
+    if (s.starts_with(lead)) s.remove_prefix(lead.size());
+  }
+  const std::size_t space = s.find(' ');
+  if (space == std::string_view::npos) return false;
+  std::string_view rest = s.substr(space + 1);
+  const std::string_view verb = rest.substr(0, rest.find(' '));
+  static constexpr std::string_view kVerbs[] = {
+      "install", "uninstall", "update", "upgrade", "remove", "add", "i", "ci", "get", "mod", "env", "config",
+      "rollback", "apply", "delete", "rollout", "edit", "build", "run", "pull", "default", "toolchain", "use",
+      "rebuild", "clean", "cache", "create", "set", "enable", "disable", "restart"};
+  if (s.starts_with("export ")) return true;
+  return std::find(std::begin(kVerbs), std::end(kVerbs), verb) != std::end(kVerbs) && IsCommandLine(line);
+}
+
 // A sentence that tells the reader to do something: "Put a barrier ...",
 // "Maybe pass a bigger timeout ...".
 bool IsImperative(const std::string& lower) {
@@ -157,11 +196,26 @@ bool IsImperative(const std::string& lower) {
   return colon != std::string::npos && colon + 2 < lower.size() && IsImperative(lower.substr(colon + 2));
 }
 
+// Whether `phrase` occurs in `lower` as the poster's own doing ("when I try
+// to push", "we set it to 0"): it then proposes nothing.
+bool FirstPerson(const std::string& lower, std::string_view phrase) {
+  for (std::size_t at = lower.find(phrase); at != std::string::npos; at = lower.find(phrase, at + 1)) {
+    const std::string_view before = std::string_view(lower).substr(0, at);
+    if (!(before.ends_with("i ") || before.ends_with("we ") || before.ends_with("i also ") ||
+          before.ends_with("i then "))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 const Cue* StrongestCue(const std::string& lower) {
   static constexpr Cue kImperative{"an instruction", Role::kWorkaround, 0.5};
   const Cue* best = IsImperative(lower) ? &kImperative : nullptr;
   for (const Cue& c : kCues) {
-    if (Has(lower, c.phrase) && (!best || c.weight > best->weight)) best = &c;
+    if (!Has(lower, c.phrase) || (best && c.weight <= best->weight)) continue;
+    if (c.role == Role::kWorkaround && c.weight < 0.6 && FirstPerson(lower, c.phrase)) continue;
+    best = &c;
   }
   return best;
 }
@@ -183,14 +237,28 @@ double AuthorWeight(const Post& post, Role role, std::vector<std::string>* evide
   return w;
 }
 
-// The code snippet right under the sentence's line, as its `how`.
-std::string HowAfter(const PostParts& parts, std::size_t line) {
+// The code snippet right under the sentence's line, as its `how`; for a
+// sentence that ends in a colon ("I resolved it by adding:"), the line
+// after it whatever it is.
+std::string HowAfter(const PostParts& parts, std::string_view body, const Sentence& s) {
   for (const CodeSnippet& c : parts.code) {
-    if (c.line > line && c.line <= line + 2) {
+    if (c.line > s.line && c.line <= s.line + 2) {
       std::string text = c.text.substr(0, 600);
       while (!text.empty() && text.back() == '\n') text.pop_back();
       return text;
     }
+  }
+  if (!s.text.ends_with(":")) return "";
+  std::size_t at = 0;
+  for (std::size_t n = 0; n < s.line && at != std::string_view::npos; ++n) {
+    at = body.find('\n', at);
+    if (at != std::string_view::npos) ++at;
+  }
+  while (at != std::string_view::npos && at < body.size()) {
+    const std::size_t end = body.find('\n', at);
+    const std::string_view next = util::Trim(body.substr(at, end == std::string_view::npos ? body.size() - at : end - at));
+    if (!next.empty()) return std::string(next.substr(0, 600));
+    at = end == std::string_view::npos ? end : end + 1;
   }
   return "";
 }
@@ -247,6 +315,17 @@ Candidates FindCandidates(const Thread& thread, const std::vector<PostParts>& pa
       const bool tried = SaysTried(lower);
       if (verdict && p > 0) {
         replies.push_back({p, &s, *verdict, tried});
+        // "Using 3.11 worked", "`rustup update` fixed it": the fix and its
+        // confirmation in one sentence.
+        const bool names_action = s.text.find('`') != std::string::npos || tried ||
+                                  lower.starts_with("using ") || lower.starts_with("updating ") ||
+                                  lower.starts_with("installing ") || lower.starts_with("upgrading ") ||
+                                  lower.starts_with("downgrading ") || lower.starts_with("switching ") ||
+                                  lower.starts_with("pinning ") || lower.starts_with("running ");
+        if (*verdict == Verdict::kWorked && names_action && s.text.size() >= 16) {
+          all.push_back(Candidate{Role::kWorkaround, s.text, HowAfter(parts[p], post.body, s), "", p, s.line, post.author,
+                                  post.association, post.by_reporter, 0.9, {"the poster reports it worked"}});
+        }
         continue;
       }
       if (verdict == Verdict::kFailed && tried) {
@@ -265,6 +344,10 @@ Candidates FindCandidates(const Thread& thread, const std::vector<PostParts>& pa
       c.by_reporter = post.by_reporter;
       c.evidence.push_back(fmt::format("cue \"{}\"", cue->phrase));
       c.score = cue->weight * AuthorWeight(post, cue->role, &c.evidence);
+      if (p == 0 && c.role == Role::kWorkaround) {
+        c.score *= 0.5;  // the report's own steps and attempts, not a fix it found
+        c.evidence.push_back("in the opening post");
+      }
       for (std::string_view h : kHedges) {
         if (Has(lower, h)) {
           c.score *= 0.7;
@@ -285,7 +368,34 @@ Candidates FindCandidates(const Thread& thread, const std::vector<PostParts>& pa
         c.score /= 1 + 0.25 * r.down;
         c.evidence.push_back(fmt::format("{} disapproving reaction(s) on its post", r.down));
       }
-      if (c.role == Role::kWorkaround) c.how = HowAfter(parts[p], s.line);
+      if (c.role == Role::kWorkaround) c.how = HowAfter(parts[p], post.body, s);
+      all.push_back(std::move(c));
+    }
+  }
+
+  // A reply that gives a command with no sentence proposing it ("```pip
+  // install sentencepiece```") proposes that command.
+  for (std::size_t p = 1; p < thread.posts.size() && p < parts.size(); ++p) {
+    const Post& post = thread.posts[p];
+    for (const CodeSnippet& code : parts[p].code) {
+      const std::string first = code.text.substr(0, code.text.find('\n'));
+      if (!IsFixCommand(first)) continue;
+      const bool said = std::any_of(all.begin(), all.end(), [&](const Candidate& c) {
+        return c.post == p && (c.how == code.text.substr(0, c.how.size()) || c.text.find(first) != std::string::npos);
+      });
+      if (said) continue;
+      Candidate c;
+      c.role = Role::kWorkaround;
+      c.text = first;
+      c.how = code.text.substr(0, 600);
+      while (!c.how.empty() && c.how.back() == '\n') c.how.pop_back();
+      c.post = p;
+      c.line = code.line;
+      c.author = post.author;
+      c.association = post.association;
+      c.by_reporter = post.by_reporter;
+      c.evidence.push_back("a command given in a reply");
+      c.score = 0.4 * AuthorWeight(post, Role::kWorkaround, &c.evidence);
       all.push_back(std::move(c));
     }
   }
