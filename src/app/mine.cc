@@ -8,6 +8,7 @@
 #include "mine/draft.h"
 #include "mine/model_answer.h"
 #include "record/json_text.h"
+#include "util/strings.h"
 
 namespace kedb::app {
 namespace {
@@ -53,19 +54,8 @@ void AddMatches(const std::vector<Match>& matches, std::vector<mine::RelatedReco
 std::string WithMessage(std::string_view post, const ErrorBlock& b) {
   std::string line = b.decisive;
   if (!line.ends_with(":")) return line;
-  std::size_t at = 0;
-  for (std::size_t n = 1; n < b.decisive_line + 1 && at != std::string_view::npos; ++n) {
-    at = post.find('\n', at);
-    if (at != std::string_view::npos) ++at;
-  }
-  while (at != std::string_view::npos && at < post.size()) {
-    std::size_t end = post.find('\n', at);
-    std::string_view next = post.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
-    const std::size_t first = next.find_first_not_of(" \t\r");
-    if (first != std::string_view::npos) return line + " " + std::string(next.substr(first));
-    at = end == std::string_view::npos ? end : end + 1;
-  }
-  return line;
+  const std::string_view next = util::NextNonBlankLine(post, b.decisive_line);
+  return next.empty() ? line : line + " " + std::string(next);
 }
 
 // Scans each post as a log: the decisive line of each error block (a
@@ -86,11 +76,7 @@ std::vector<mine::ThreadLine> ScanPosts(const Engine& engine, const mine::Thread
       AddMatches(b.matches, related);
     }
   }
-  // Blocks come root first; the thread reads in order.
-  std::stable_sort(errors.begin(), errors.end(), [](const mine::ThreadLine& a, const mine::ThreadLine& b) {
-    return a.post != b.post ? a.post < b.post : a.line < b.line;
-  });
-  return errors;
+  return errors;  // in root-first order; MineThread puts them in thread order
 }
 
 // What the thread is about in words: its title, else the opening post's
@@ -135,6 +121,7 @@ Answer MineThread(const Engine& engine, const MineQuery& q) {
     });
     if (!known) errors.push_back(std::move(f));
   }
+  // Blocks come root first; the thread reads in order.
   std::stable_sort(errors.begin(), errors.end(), [](const mine::ThreadLine& a, const mine::ThreadLine& b) {
     return a.post != b.post ? a.post < b.post : a.line < b.line;
   });

@@ -7,15 +7,15 @@
 #include "logs/block_starts.h"
 #include "logs/blocks.h"
 #include "logs/line_kinds.h"
-#include "util/trim.h"
+#include "util/strings.h"
 
 namespace kedb::logs {
 namespace {
 
+using util::Contains;
 using util::Trim;
 using util::TrimLeft;
 
-bool Contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 bool Digit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace

@@ -3,16 +3,16 @@
 #include <algorithm>
 
 #include "logs/line_kinds.h"
-#include "util/trim.h"
+#include "util/strings.h"
 
 namespace kedb::logs {
 namespace {
 
+using util::Contains;
 using util::IsBlank;
 using util::Trim;
 using util::TrimLeft;
 
-bool Contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 bool Digit(char c) { return c >= '0' && c <= '9'; }
 bool WordChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || Digit(c) || c == '_';

@@ -4,17 +4,17 @@
 
 #include "logs/block_starts.h"
 #include "logs/line_kinds.h"
-#include "util/trim.h"
+#include "util/strings.h"
 #include "util/up_to_numbers.h"
 
 namespace kedb::logs {
 namespace {
 
+using util::Contains;
 using util::IsBlank;
 using util::Trim;
 using util::TrimLeft;
 
-bool Contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 
 
 // The decisive line up to numbers (util/up_to_numbers.h).

@@ -9,7 +9,7 @@
 
 #include "mine/draft_file.h"
 #include "mine/guesses.h"
-#include "util/trim.h"
+#include "util/strings.h"
 
 namespace kedb::mine {
 namespace {
@@ -26,12 +26,7 @@ std::string LiteralPattern(std::string_view text) {
     std::size_t cut = text.rfind(' ', 80);
     text = text.substr(0, cut == std::string_view::npos ? 80 : cut);
   }
-  std::string out;
-  for (char c : text) {
-    if (std::string_view(R"(\^$.|?*+()[]{}-#)").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
+  return EscapedLiteral(text);
 }
 
 std::string Shortened(std::string_view s, std::size_t max) {

@@ -6,16 +6,10 @@
 #include <utility>
 
 #include "regex/pcre2_regex.h"
-#include "util/trim.h"
+#include "util/strings.h"
 
 namespace kedb::mine {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // One way a fact is written. `name` is the fact's name, or "" when group 1
 // names it (a package) and group 2 holds the value. `dump`: the line is a
@@ -74,7 +68,7 @@ bool IsNoName(std::string_view lower) {
 
 // Names people write for the same product.
 std::string Canonical(std::string_view name) {
-  const std::string n = Lower(name);
+  const std::string n = util::AsciiLower(name);
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kSame = {{
       {"pytorch", "torch"}, {"tensorflow-gpu", "tensorflow"}, {"node.js", "node"}, {"nodejs", "node"},
       {"openjdk", "java"}, {"jdk", "java"}, {"rustc", "rust"}, {"jaxlib", "jax"}, {"python3", "python"},
@@ -187,7 +181,7 @@ std::vector<EnvFact> FindEnvironment(std::string_view body, std::size_t post) {
           // The catch-all rule: only names that look like a product's.
           const std::string label = text(1);
           const bool named = std::any_of(label.begin(), label.end(), [](char c) { return (c >= 'A' && c <= 'Z') || c == '-'; });
-          if (named && !IsNoName(Lower(label))) add(Canonical(label), text(2), line_no + 1, false, label);
+          if (named && !IsNoName(util::AsciiLower(label))) add(Canonical(label), text(2), line_no + 1, false, label);
         } else {
           add(Canonical(text(1)), text(2), line_no + 1, r.rule->dump, text(1));
         }

@@ -4,14 +4,11 @@
 #include <array>
 #include <utility>
 
+#include "util/strings.h"
+
 namespace kedb::mine {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
-  return out;
-}
 
 std::size_t Count(const std::string& lower, std::string_view word) {
   std::size_t n = 0;
@@ -63,9 +60,9 @@ bool HasWhole(const std::string& lower, std::string_view word) {
 
 std::string GuessDomain(std::string_view title, const std::vector<std::string>& error_lines,
                         std::string_view all_text, std::string_view fallback) {
-  std::string strong = Lower(title);
-  for (const std::string& e : error_lines) (strong += '\n') += Lower(e);
-  const std::string all = Lower(all_text);
+  std::string strong = util::AsciiLower(title);
+  for (const std::string& e : error_lines) (strong += '\n') += util::AsciiLower(e);
+  const std::string all = util::AsciiLower(all_text);
   std::string best;
   std::size_t best_score = 0;
   for (auto [word, domain] : kDomainWords) {
@@ -85,9 +82,9 @@ std::string GuessDomain(std::string_view title, const std::vector<std::string>& 
 
 std::string GuessCategory(const std::vector<std::string>& error_lines, std::string_view title,
                           std::string_view report) {
-  std::string text = Lower(title);
-  for (const std::string& e : error_lines) (text += '\n') += Lower(e);
-  for (const std::string& t : {text, Lower(report)}) {
+  std::string text = util::AsciiLower(title);
+  for (const std::string& e : error_lines) (text += '\n') += util::AsciiLower(e);
+  for (const std::string& t : {text, util::AsciiLower(report)}) {
     for (auto [word, category] : kCategoryWords) {
       if (HasWhole(t, word)) return std::string(category);
     }
@@ -100,7 +97,7 @@ std::string MakeId(std::string_view domain, std::string_view basis) {
                                                              "is", "for", "with", "at", "by", "error"};
   std::string slug;
   std::size_t words = 0;
-  const std::string lower = Lower(basis);
+  const std::string lower = util::AsciiLower(basis);
   for (std::size_t i = 0; i < lower.size() && words < 6;) {
     while (i < lower.size() && !std::isalnum(static_cast<unsigned char>(lower[i]))) ++i;
     std::size_t b = i;

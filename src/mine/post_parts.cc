@@ -3,23 +3,12 @@
 #include <algorithm>
 #include <array>
 
-#include "util/trim.h"
+#include "util/strings.h"
 
 namespace kedb::mine {
 namespace {
 
 using util::Trim;
-
-std::vector<std::string_view> Lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  for (std::size_t start = 0; start < text.size();) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
 
 bool IsPrompt(std::string_view t) {
   return t.starts_with(">>> ") || t.starts_with("$ ") || t.starts_with("In [") || t.starts_with("PS ") ||
@@ -194,7 +183,7 @@ std::vector<bool> FencedLines(const std::vector<std::string_view>& lines) {
 
 PostParts SplitPost(std::string_view body) {
   PostParts parts;
-  std::vector<std::string_view> lines = Lines(body);
+  std::vector<std::string_view> lines = util::SplitLines(body);
   parts.line_kinds.assign(lines.size(), PartKind::kProse);
   const std::vector<bool> fenced = FencedLines(lines);
   const std::vector<bool> dump = DumpLines(lines);

@@ -8,7 +8,7 @@
 #include "logs/cluster.h"
 #include "logs/line_kinds.h"
 #include "regex/pcre2_regex.h"
-#include "util/trim.h"
+#include "util/strings.h"
 #include "util/up_to_numbers.h"
 
 namespace kedb::mine {
@@ -17,11 +17,6 @@ namespace {
 constexpr std::size_t kMaxPhraseWords = 14;
 constexpr std::size_t kMaxFalseHits = 5;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
-  return out;
-}
 
 bool HasWord(const std::string& lower, std::string_view word) {
   for (std::size_t at = lower.find(word); at != std::string::npos; at = lower.find(word, at + 1)) {
@@ -191,15 +186,22 @@ std::string PhrasePattern(std::string_view line, bool quotes_are_values) {
     if (k + 1 == end) {
       while (word.size() > 1 && std::string_view(".,;:").find(word.back()) != std::string_view::npos) word.remove_suffix(1);
     }
-    for (char ch : word) {
-      if (std::string_view(R"(\^$.|?*+()[]{}-#)").find(ch) != std::string_view::npos) out += '\\';
-      out += ch;
-    }
+    out += EscapedLiteral(word);
   }
   return out;
 }
 
 }  // namespace
+
+std::string EscapedLiteral(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (std::string_view(R"(\^$.|?*+()[]{}-#)").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
 
 std::vector<ThreadLine> FailureLines(const std::vector<ThreadLine>& output_lines, std::size_t limit) {
   std::vector<ThreadLine> out;
@@ -232,7 +234,7 @@ std::vector<ThreadLine> SymptomLines(const std::vector<ThreadLine>& output_lines
   for (const ThreadLine& l : output_lines) {
     if (out.size() >= limit) break;
     const std::string k = key(l.text);
-    if (posts[k].size() < 2 || util::Trim(l.text).size() < 12 || !SaysSomethingFailed(Lower(l.text))) continue;
+    if (posts[k].size() < 2 || util::Trim(l.text).size() < 12 || !SaysSomethingFailed(util::AsciiLower(l.text))) continue;
     if (taken.insert(k).second) out.push_back(l);
   }
   return out;
@@ -263,8 +265,13 @@ Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vec
     const bool phrase = first < errors.size() && !PhrasePattern(StripBackticks(errors[first].text)).empty();
     return std::make_tuple(!opening, !phrase, -strength, -static_cast<long>(t.count), first);
   };
-  std::stable_sort(templates.begin(), templates.end(),
-                   [&](const logs::Template& a, const logs::Template& b) { return rank(a) < rank(b); });
+  // Ranked once each, then ordered (the rank scans every error line).
+  std::vector<std::pair<decltype(rank(templates[0])), std::size_t>> order;
+  for (std::size_t i = 0; i < templates.size(); ++i) order.emplace_back(rank(templates[i]), i);
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<logs::Template> ranked;
+  for (const auto& [key, i] : order) ranked.push_back(std::move(templates[i]));
+  templates = std::move(ranked);
   for (logs::Template& t : templates) {
     SignatureCandidate c;
     c.masked = t.text;

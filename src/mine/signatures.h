@@ -59,6 +59,9 @@ Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vec
 // log prefix in brackets. "" when there is no such run.
 std::string PhrasePattern(std::string_view line);
 
+// `text` as a Python `re` pattern that matches it literally.
+std::string EscapedLiteral(std::string_view text);
+
 // Lines of program output that say something failed (logs/line_kinds.h),
 // warnings, comments and exit statuses aside, with strength 0: they stand
 // beside the error blocks a scan found, and for them when there are none.

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "util/trim.h"
+#include "util/strings.h"
 
 namespace kedb::mine {
 namespace {
@@ -249,18 +249,7 @@ std::string HowAfter(const PostParts& parts, std::string_view body, const Senten
     }
   }
   if (!s.text.ends_with(":")) return "";
-  std::size_t at = 0;
-  for (std::size_t n = 0; n < s.line && at != std::string_view::npos; ++n) {
-    at = body.find('\n', at);
-    if (at != std::string_view::npos) ++at;
-  }
-  while (at != std::string_view::npos && at < body.size()) {
-    const std::size_t end = body.find('\n', at);
-    const std::string_view next = util::Trim(body.substr(at, end == std::string_view::npos ? body.size() - at : end - at));
-    if (!next.empty()) return std::string(next.substr(0, 600));
-    at = end == std::string_view::npos ? end : end + 1;
-  }
-  return "";
+  return std::string(util::NextNonBlankLine(body, s.line).substr(0, 600));
 }
 
 // The post a reply answers: the latest earlier post by the one it names

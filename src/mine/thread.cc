@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "record/json_text.h"
-#include "util/trim.h"
+#include "util/strings.h"
 
 namespace kedb::mine {
 namespace {

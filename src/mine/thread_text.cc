@@ -5,7 +5,7 @@
 
 #include "mine/post_parts.h"
 #include "mine/thread.h"
-#include "util/trim.h"
+#include "util/strings.h"
 
 namespace kedb::mine {
 namespace {
@@ -95,14 +95,9 @@ std::string AddressedAt(std::string_view line) {
 }
 
 std::vector<std::string_view> Lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  for (std::size_t start = 0; start < text.size();) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
+  std::vector<std::string_view> lines = util::SplitLines(text);
+  for (std::string_view& line : lines) {
     if (line.ends_with('\r')) line.remove_suffix(1);
-    lines.push_back(line);
-    start = end + 1;
   }
   return lines;
 }
