@@ -18,6 +18,13 @@ constexpr std::size_t kMaxWorkarounds = 3;
 constexpr std::size_t kMaxDeadEnds = 3;
 constexpr std::size_t kMaxSignatureBytes = 300;
 
+// A quoted line without its marks: "> > RuntimeError: x" -> "RuntimeError: x".
+std::string_view Unquoted(std::string_view line) {
+  line = util::TrimLeft(line);
+  while (line.starts_with(">")) line = util::TrimLeft(line.substr(1));
+  return line;
+}
+
 // A pattern for a text no error line stands behind: its words, escaped,
 // as far as a word boundary within 80 bytes.
 std::string LiteralPattern(std::string_view text) {
@@ -158,9 +165,15 @@ ThreadText ReadPosts(const Thread& thread) {
     for (std::size_t start = 0; start < post.body.size(); ++line) {
       std::size_t end = post.body.find('\n', start);
       if (end == std::string::npos) end = post.body.size();
-      const std::string_view text = std::string_view(post.body).substr(start, end - start);
+      std::string_view text = std::string_view(post.body).substr(start, end - start);
       start = end + 1;
-      const PartKind kind = line < parts.line_kinds.size() ? parts.line_kinds[line] : PartKind::kProse;
+      PartKind kind = line < parts.line_kinds.size() ? parts.line_kinds[line] : PartKind::kProse;
+      // The opening post has nothing earlier to quote: a quote there is the
+      // reporter setting off what the program printed.
+      if (kind == PartKind::kQuote && post.index == 0) {
+        text = Unquoted(text);
+        kind = PartKind::kCode;
+      }
       if (kind != PartKind::kQuote) scan += text;
       scan += '\n';
       if (kind == PartKind::kQuote || util::Trim(text).empty()) continue;

@@ -44,6 +44,23 @@ constexpr Cue kCues[] = {
     {"was deprecated", Role::kRootCause, 0.5},  {"too old", Role::kRootCause, 0.6},
     {"only supports", Role::kRootCause, 0.5},   {"not supported", Role::kRootCause, 0.5},
     {"does not support", Role::kRootCause, 0.5}, {"doesn't support", Role::kRootCause, 0.5},
+    {"is removed", Role::kRootCause, 0.6},      {"are removed", Role::kRootCause, 0.6},
+    {"removed from", Role::kRootCause, 0.6},    {"removed in", Role::kRootCause, 0.5},
+    {"buggy", Role::kRootCause, 0.6},           {"broken release", Role::kRootCause, 0.6},
+    {"out of date", Role::kRootCause, 0.5},     {"outdated", Role::kRootCause, 0.5},
+    {"old version", Role::kRootCause, 0.6},     {"older version", Role::kRootCause, 0.5},
+    {"not compatible", Role::kRootCause, 0.6},  {"incompatible", Role::kRootCause, 0.5},
+    {"compiled for", Role::kRootCause, 0.6},    {"compiled against", Role::kRootCause, 0.6},
+    {"built for", Role::kRootCause, 0.6},       {"built against", Role::kRootCause, 0.6},
+    {"by default", Role::kRootCause, 0.5},      {"the default for", Role::kRootCause, 0.6},
+    {"is related to", Role::kRootCause, 0.6},   {"an issue with", Role::kRootCause, 0.6},
+    {"a problem with", Role::kRootCause, 0.5},  {"found the problem", Role::kRootCause, 0.9},
+    {"found out the problem", Role::kRootCause, 0.9}, {"the problem:", Role::kRootCause, 0.8},
+    {"is missing", Role::kRootCause, 0.5},      {"not installed", Role::kRootCause, 0.5},
+    // What the user has, said to them: "You're running Node 10."
+    {"you're running", Role::kRootCause, 0.6},  {"you are running", Role::kRootCause, 0.6},
+    {"you're on ", Role::kRootCause, 0.5},      {"you are on ", Role::kRootCause, 0.5},
+    {"you're using", Role::kRootCause, 0.5},    {"you are using", Role::kRootCause, 0.5},
     {"workaround", Role::kWorkaround, 1.0},     {"work around", Role::kWorkaround, 0.9},
     {"the fix is", Role::kWorkaround, 1.0},     {"the fix was", Role::kWorkaround, 1.0},
     {"the solution is", Role::kWorkaround, 1.0}, {"the solution was", Role::kWorkaround, 1.0},
@@ -63,6 +80,10 @@ constexpr Cue kCues[] = {
     {"way out", Role::kWorkaround, 0.5},        {"quick fix", Role::kWorkaround, 0.5},
     {"latest version", Role::kWorkaround, 0.6}, {"latest release", Role::kWorkaround, 0.6},
     {"i pushed", Role::kWorkaround, 0.7},       {"pushed a fix", Role::kWorkaround, 0.8},
+    {"to resolve", Role::kWorkaround, 0.7},     {"to fix this,", Role::kWorkaround, 0.7},
+    {"to fix it,", Role::kWorkaround, 0.7},     {"way to fix", Role::kWorkaround, 0.8},
+    {"the solution to", Role::kWorkaround, 1.0}, {"solution is", Role::kWorkaround, 0.9},
+    {"you need ", Role::kWorkaround, 0.5},      {"it is possible to", Role::kWorkaround, 0.5},
 };
 
 enum class Verdict { kWorked, kFailed };
@@ -90,8 +111,15 @@ constexpr std::pair<std::string_view, Verdict> kVerdicts[] = {
     {"no effect", Verdict::kFailed},       {"no difference", Verdict::kFailed},  {"didn't fix", Verdict::kFailed},
     {"did not fix", Verdict::kFailed},     {"doesn't fix", Verdict::kFailed},    {"does not fix", Verdict::kFailed},
     {"didn't solve", Verdict::kFailed},    {"did not solve", Verdict::kFailed},  {"still broken", Verdict::kFailed},
+    {"correct workaround", Verdict::kWorked}, {"seems to work", Verdict::kWorked}, {"seem to work", Verdict::kWorked},
+    {"worked with the", Verdict::kWorked}, {"worked like a charm", Verdict::kWorked}, {"worked!", Verdict::kWorked},
+    {"fixes it", Verdict::kWorked},        {"fixes the issue", Verdict::kWorked}, {"fixes the problem", Verdict::kWorked},
     {"not a real fix", Verdict::kFailed},  {"not a fix", Verdict::kFailed},      {"not a solution", Verdict::kFailed},
 };
+
+// A sentence's cue of the other role makes a second candidate when at
+// least this strong ("..., because" alone does not).
+constexpr double kSecondRoleWeight = 0.6;
 
 constexpr std::string_view kHedges[] = {"i suspect", "maybe", "perhaps", "not sure", "i guess", "i think",
                                         "probably", "might be", "could be"};
@@ -186,7 +214,14 @@ bool IsImperative(const std::string& lower) {
       "rebuild", "reduce", "reinstall", "remove", "replace", "restart", "run",     "set",       "switch", "uninstall",
       "update", "upgrade", "use",     "wrap"};
   std::string_view s = lower;
-  for (std::string_view lead : {"maybe ", "perhaps ", "just ", "then ", "also ", "first, ", "first ", "please ", "so "}) {
+  // "@alice please update your driver": the name says who is told.
+  while (s.starts_with("@")) {
+    const std::size_t space = s.find(' ');
+    s = space == std::string_view::npos ? std::string_view() : util::TrimLeft(s.substr(space));
+  }
+  if (s.starts_with(", ")) s.remove_prefix(2);
+  for (std::string_view lead : {"maybe ", "perhaps ", "just ", "then ", "also ", "first, ", "first ", "please ", "so ",
+                                "you need to ", "you have to ", "you should ", "need to "}) {
     if (s.starts_with(lead)) s.remove_prefix(lead.size());
   }
   const std::string_view first = s.substr(0, s.find_first_of(" ,`"));
@@ -209,11 +244,44 @@ bool FirstPerson(const std::string& lower, std::string_view phrase) {
   return true;
 }
 
-const Cue* StrongestCue(const std::string& lower) {
+// Whether a sentence names what was done: inline code, or a gerund of
+// doing ("using 3.11", "removing the version hashes", "pinning numpy").
+bool NamesAction(std::string_view text, const std::string& lower) {
+  if (text.find('`') != std::string_view::npos) return true;
+  static constexpr std::string_view kDoing[] = {"using ",     "updating ",  "installing ", "upgrading ", "downgrading ",
+                                                "switching ", "pinning ",   "running ",    "removing ",  "adding ",
+                                                "setting ",   "changing ",  "deleting ",   "reinstalling ", "replacing ",
+                                                // "It works now after I upgraded to Node.js 20."
+                                                "upgraded ",  "updated ",   "downgraded ", "switched ",   "reinstalled ",
+                                                "removed ",   "pinned ",    "replaced ",   "changed "};
+  for (std::string_view d : kDoing) {
+    const std::size_t at = lower.find(d);
+    if (at == std::string::npos || (at > 0 && lower[at - 1] != ' ')) continue;
+    // "I am using a Mac M1 and it worked" says what the poster has.
+    const std::string_view before = std::string_view(lower).substr(0, at);
+    if (d == "using " && (before.ends_with("am ") || before.ends_with("i'm ") || before.ends_with("are ") ||
+                          before.ends_with("was ") || before.ends_with("we're "))) {
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+// A sentence that opens with a program's message in inline code.
+bool QuotesOutput(std::string_view text) {
+  if (!text.starts_with("`")) return false;
+  const std::size_t close = text.find('`', 1);
+  const std::string quoted = Lower(text.substr(1, close == std::string_view::npos ? text.npos : close - 1));
+  return quoted.size() > 20 && (Has(quoted, "error") || Has(quoted, "exception") || Has(quoted, "failed"));
+}
+
+// The sentence's strongest cue, of `role` only when one is given.
+const Cue* StrongestCue(const std::string& lower, std::optional<Role> role = std::nullopt) {
   static constexpr Cue kImperative{"an instruction", Role::kWorkaround, 0.5};
-  const Cue* best = IsImperative(lower) ? &kImperative : nullptr;
+  const Cue* best = (!role || *role == Role::kWorkaround) && IsImperative(lower) ? &kImperative : nullptr;
   for (const Cue& c : kCues) {
-    if (!Has(lower, c.phrase) || (best && c.weight <= best->weight)) continue;
+    if ((role && c.role != *role) || !Has(lower, c.phrase) || (best && c.weight <= best->weight)) continue;
     if (c.role == Role::kWorkaround && c.weight < 0.6 && FirstPerson(lower, c.phrase)) continue;
     best = &c;
   }
@@ -250,6 +318,55 @@ std::string HowAfter(const PostParts& parts, std::string_view body, const Senten
   }
   if (!s.text.ends_with(":")) return "";
   return std::string(util::NextNonBlankLine(body, s.line).substr(0, 600));
+}
+
+// A sentence proposing a cause or a fix (by `cue`), scored by who said it,
+// how surely, and how readers took its post.
+Candidate Proposal(const Post& post, const PostParts& parts, const Sentence& s, const std::string& lower,
+                   const Cue& cue) {
+  Candidate c;
+  c.role = cue.role;
+  c.text = s.text;
+  c.post = post.index;
+  c.line = s.line;
+  c.author = post.author;
+  c.association = post.association;
+  c.by_reporter = post.by_reporter;
+  c.evidence.push_back(fmt::format("cue \"{}\"", cue.phrase));
+  c.score = cue.weight * AuthorWeight(post, cue.role, &c.evidence);
+  if (post.index == 0 && c.role == Role::kWorkaround) {
+    c.score *= 0.5;  // the report's own steps and attempts, not a fix it found
+    c.evidence.push_back("in the opening post");
+  }
+  for (std::string_view h : kHedges) {
+    if (Has(lower, h)) {
+      c.score *= 0.7;
+      c.evidence.push_back(fmt::format("hedged (\"{}\")", h));
+      break;
+    }
+  }
+  if (s.text.ends_with("?")) {
+    c.score *= 0.6;
+    c.evidence.push_back("asked, not stated");
+  }
+  const Reactions& r = post.reactions;
+  if (r.up + r.positive > 0) {
+    c.score *= 1 + 0.25 * std::log2(1.0 + r.up + r.positive);
+    c.evidence.push_back(fmt::format("{} approving reaction(s) on its post", r.up + r.positive));
+  }
+  if (r.down > 0) {
+    c.score /= 1 + 0.25 * r.down;
+    c.evidence.push_back(fmt::format("{} disapproving reaction(s) on its post", r.down));
+  }
+  if (c.role == Role::kWorkaround) {
+    c.how = HowAfter(parts, post.body, s);
+    // A step one can take as written ("Try `./update.sh`") over advice.
+    if (!c.how.empty() || s.text.find('`') != std::string::npos) {
+      c.score *= 1.2;
+      c.evidence.push_back("names a concrete step");
+    }
+  }
+  return c;
 }
 
 // The post a reply answers: the latest earlier post by the one it names
@@ -302,18 +419,19 @@ Candidates FindCandidates(const Thread& thread, const std::vector<PostParts>& pa
       // "If it still fails, ..." sets a condition; it reports nothing.
       std::optional<Verdict> verdict = lower.starts_with("if ") ? std::nullopt : VerdictOf(lower);
       const bool tried = SaysTried(lower);
-      if (verdict && p > 0) {
-        replies.push_back({p, &s, *verdict, tried});
-        // "Using 3.11 worked", "`rustup update` fixed it": the fix and its
-        // confirmation in one sentence.
-        const bool names_action = s.text.find('`') != std::string::npos || tried ||
-                                  lower.starts_with("using ") || lower.starts_with("updating ") ||
-                                  lower.starts_with("installing ") || lower.starts_with("upgrading ") ||
-                                  lower.starts_with("downgrading ") || lower.starts_with("switching ") ||
-                                  lower.starts_with("pinning ") || lower.starts_with("running ");
-        if (*verdict == Verdict::kWorked && names_action && s.text.size() >= 16) {
-          all.push_back(Candidate{Role::kWorkaround, s.text, HowAfter(parts[p], post.body, s), "", p, s.line, post.author,
-                                  post.association, post.by_reporter, 0.9, {"the poster reports it worked"}});
+      if (verdict && (p > 0 || *verdict == Verdict::kWorked)) {
+        if (p > 0) replies.push_back({p, &s, *verdict, tried});
+        // "Using 3.11 worked", "`rustup update` fixed it", "I found that
+        // removing the hashes fixes it": the fix and its confirmation in one
+        // sentence.
+        if (*verdict == Verdict::kWorked && (tried || NamesAction(s.text, lower)) && s.text.size() >= 16) {
+          Candidate c{Role::kWorkaround, s.text, HowAfter(parts[p], post.body, s), "", p, s.line, post.author,
+                      post.association, post.by_reporter, 0.9, {"the poster reports it worked"}};
+          if (p == 0) {
+            c.score *= 0.7;  // found before anyone answered; the thread may know better
+            c.evidence.push_back("in the opening post");
+          }
+          all.push_back(std::move(c));
         }
         continue;
       }
@@ -323,42 +441,17 @@ Candidates FindCandidates(const Thread& thread, const std::vector<PostParts>& pa
       }
       const Cue* cue = StrongestCue(lower);
       if (!cue || s.text.size() < 12) continue;
-      Candidate c;
-      c.role = cue->role;
-      c.text = s.text;
-      c.post = p;
-      c.line = s.line;
-      c.author = post.author;
-      c.association = post.association;
-      c.by_reporter = post.by_reporter;
-      c.evidence.push_back(fmt::format("cue \"{}\"", cue->phrase));
-      c.score = cue->weight * AuthorWeight(post, cue->role, &c.evidence);
-      if (p == 0 && c.role == Role::kWorkaround) {
-        c.score *= 0.5;  // the report's own steps and attempts, not a fix it found
-        c.evidence.push_back("in the opening post");
+      // "`error ...: The engine "node" is incompatible ...`" is the error
+      // quoted, not a view of its cause.
+      if (cue->role == Role::kRootCause && QuotesOutput(s.text)) continue;
+      all.push_back(Proposal(post, parts[p], s, lower, *cue));
+      // "You need to set X, as the default is Y": a fix and its cause in one
+      // sentence, each a candidate of its own.
+      const Role other = cue->role == Role::kRootCause ? Role::kWorkaround : Role::kRootCause;
+      const Cue* second = StrongestCue(lower, other);
+      if (second && second->weight >= kSecondRoleWeight && !(other == Role::kRootCause && QuotesOutput(s.text))) {
+        all.push_back(Proposal(post, parts[p], s, lower, *second));
       }
-      for (std::string_view h : kHedges) {
-        if (Has(lower, h)) {
-          c.score *= 0.7;
-          c.evidence.push_back(fmt::format("hedged (\"{}\")", h));
-          break;
-        }
-      }
-      if (s.text.ends_with("?")) {
-        c.score *= 0.6;
-        c.evidence.push_back("asked, not stated");
-      }
-      const Reactions& r = post.reactions;
-      if (r.up + r.positive > 0) {
-        c.score *= 1 + 0.25 * std::log2(1.0 + r.up + r.positive);
-        c.evidence.push_back(fmt::format("{} approving reaction(s) on its post", r.up + r.positive));
-      }
-      if (r.down > 0) {
-        c.score /= 1 + 0.25 * r.down;
-        c.evidence.push_back(fmt::format("{} disapproving reaction(s) on its post", r.down));
-      }
-      if (c.role == Role::kWorkaround) c.how = HowAfter(parts[p], post.body, s);
-      all.push_back(std::move(c));
     }
   }
 

@@ -152,7 +152,12 @@ Thread ReadTextThread(std::string_view text) {
       std::optional<Header> h = ReadHeader(line);
       if (h || IsRule(line)) {
         // A header over the first post names the reporter, not a reply.
-        if (!current->body.empty() || !current->author.empty()) thread.posts.emplace_back();
+        // (Blank lines before it, as under a "# Title", are not a post.)
+        if (current->body.find_first_not_of(" \t\r\n") != std::string::npos || !current->author.empty()) {
+          thread.posts.emplace_back();
+        } else {
+          current->body.clear();
+        }
         Post& p = thread.posts.back();
         if (h) {
           p.author = h->author;
