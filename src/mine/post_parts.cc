@@ -100,6 +100,16 @@ std::string Unmarked(std::string_view t) {
       ++i;
       continue;
     }
+    // "[the default](https://...)" reads as "the default" (the address is
+    // kept among the post's links).
+    if (t[i] == ']' && i + 1 < t.size() && t[i + 1] == '(' && out.find('[') != std::string::npos) {
+      const std::size_t close = t.find(')', i + 2);
+      if (close != std::string_view::npos && t.substr(i + 2, 4) == "http") {
+        out.erase(out.rfind('['), 1);
+        i = close;
+        continue;
+      }
+    }
     out.push_back(t[i]);
   }
   return std::string(Trim(out));

@@ -14,7 +14,10 @@
 namespace kedb::mine {
 namespace {
 
-constexpr std::size_t kMaxPhraseWords = 14;
+// A phrase holds kMinPhraseWords to kMaxPhraseWords words of the message
+// (and the values between them).
+constexpr std::size_t kMinPhraseWords = 3;
+constexpr std::size_t kMaxPhraseWords = 10;
 constexpr std::size_t kMaxFalseHits = 5;
 
 
@@ -82,11 +85,38 @@ std::string_view StripBackticks(std::string_view line) {
   return util::Trim(line);
 }
 
+// "requirements.txt", "index.js:12": a file the report names, which the
+// next report names differently.
+bool IsFileName(std::string_view w) {
+  while (!w.empty() && std::string_view(".,;:)]'\"`").find(w.back()) != std::string_view::npos) w.remove_suffix(1);
+  const std::size_t colon = w.rfind(':');  // "main.rs:12"
+  if (colon != std::string_view::npos) w = w.substr(0, colon);
+  const std::size_t dot = w.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return false;
+  static constexpr std::string_view kExtensions[] = {"txt",  "py",   "js",  "ts",  "mjs", "cjs", "json", "yml", "yaml",
+                                                     "toml", "lock", "cfg", "ini", "cpp", "cc",  "c",    "h",   "hpp",
+                                                     "java", "go",   "rs",  "sh",  "so",  "dll", "exe",  "jar", "whl"};
+  const std::string_view ext = w.substr(dot + 1);
+  return std::find(std::begin(kExtensions), std::end(kExtensions), ext) != std::end(kExtensions);
+}
+
+bool IsUnit(std::string_view w) {
+  while (!w.empty() && std::string_view(".,;:)]").find(w.back()) != std::string_view::npos) w.remove_suffix(1);
+  static constexpr std::string_view kUnits[] = {"B",  "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB", "bytes",
+                                                "ms", "s",  "sec", "seconds", "milliseconds", "minutes", "%"};
+  return std::find(std::begin(kUnits), std::end(kUnits), w) != std::end(kUnits);
+}
+
 // A word that is a value: a URL, a path, hex, or a number standing alone
 // ("18231,", "(32)", "=1.24.2", "16:47:03"); digits joined to letters
 // (E0277, cu102) are part of a name.
 bool IsValueWord(std::string_view w) {
   if (w.find("://") != std::string_view::npos) return true;
+  // "OpType=ALLREDUCE,", "numpy~=1.24.2": a setting and its value.
+  if (const std::size_t eq = w.find('='); eq != std::string_view::npos && eq > 0 && eq + 1 < w.size()) return true;
+  // "-r", "--no-deps": an option given to the command that failed.
+  if (w.size() > 1 && w[0] == '-' && (std::isalpha(static_cast<unsigned char>(w[1])) || w[1] == '-')) return true;
+  if (IsFileName(w)) return true;
   if (std::count(w.begin(), w.end(), '/') + std::count(w.begin(), w.end(), '\\') >= 2) return true;
   if (w.starts_with("0x") || w.starts_with("0X")) return true;
   for (std::size_t i = 0; i < w.size(); ++i) {
@@ -97,12 +127,6 @@ bool IsValueWord(std::string_view w) {
   return false;
 }
 
-// A line's pattern: its longest run of words that are not values (three
-// to kMaxPhraseWords of them), escaped and joined by \s+, after any log
-// prefix in brackets ("[E1119 16:47:03.51 ProcessGroupNCCL.cpp:616] [Rank
-// 1] ..."). "" when the line has no such run. Reports of one error share
-// their wording, not their numbers, paths or positions, and the run that
-// is left says what the error is.
 // A word inside quotes: 'x', "y", `z`, or a quote spanning words.
 struct Quoting {
   bool open = false;
@@ -127,7 +151,7 @@ struct Quoting {
   }
 };
 
-std::string PhrasePattern(std::string_view line, bool quotes_are_values);
+std::string PhrasePattern(std::string_view line, bool quotes_are_values, bool skip_prefix);
 
 }  // namespace
 
@@ -135,14 +159,41 @@ std::string PhrasePattern(std::string_view line, bool quotes_are_values);
 // differs between two reports (`Build` and `Cargo`); when that leaves too
 // few words, the quoted text is what the error is about
 // (NoSuchMethodError: 'void ...setIndentWithIndicator(boolean)').
+// A class or level in front of the message is left out when what follows
+// still makes a phrase.
 std::string PhrasePattern(std::string_view line) {
-  std::string p = PhrasePattern(line, true);
-  return p.empty() ? PhrasePattern(line, false) : p;
+  for (bool quotes_are_values : {true, false}) {
+    for (bool skip_prefix : {true, false}) {
+      std::string p = PhrasePattern(line, quotes_are_values, skip_prefix);
+      if (!p.empty()) return p;
+    }
+  }
+  return "";
 }
 
 namespace {
 
-std::string PhrasePattern(std::string_view line, bool quotes_are_values) {
+// "RuntimeError:", "error:", "ERROR:", "torch.cuda.OutOfMemoryError:": a
+// class or level in front of the message, which pasted reports often
+// leave out ("The detected CUDA version ... mismatches ...").
+bool IsMessagePrefix(std::string_view w) {
+  if (w.size() < 2 || !w.ends_with(":")) return false;
+  w.remove_suffix(1);
+  bool letter = false;
+  for (char c : w) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return false;
+    letter |= std::isalpha(static_cast<unsigned char>(c)) != 0;
+  }
+  return letter;
+}
+
+// A word that ends a sentence: "memory." before "Tried".
+bool EndsSentence(std::string_view w, std::string_view next) {
+  return w.size() > 1 && (w.back() == '.' || w.back() == '!' || w.back() == '?') && !next.empty() &&
+         std::isupper(static_cast<unsigned char>(next.front()));
+}
+
+std::string PhrasePattern(std::string_view line, bool quotes_are_values, bool skip_prefix) {
   std::vector<std::string_view> words;
   for (std::size_t i = 0; i < line.size();) {
     while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
@@ -155,40 +206,75 @@ std::string PhrasePattern(std::string_view line, bool quotes_are_values) {
     while (first < words.size() && words[first].find(']') == std::string_view::npos) ++first;
     ++first;
   }
-  std::vector<bool> value(words.size(), false);
+  // Each word's kind: 0 a word of the message, 1 a value standing alone, 2
+  // part of a value spanning words (a quote with blanks in it).
+  std::vector<int> kind(words.size(), 0);
   Quoting quoting;
   for (std::size_t i = first; i < words.size(); ++i) {
+    const bool was_open = quoting.open;
     const bool quoted = quoting.Quoted(words[i]);
-    value[i] = IsValueWord(words[i]) || (quotes_are_values && quoted);
+    if (IsValueWord(words[i]) || (quotes_are_values && quoted)) kind[i] = 1;
+    if (quotes_are_values && quoted && (was_open || quoting.open)) kind[i] = 2;
+    // "812.00 MiB": the unit goes with its number.
+    if (i > first && kind[i - 1] == 1 && IsUnit(words[i])) kind[i] = 1;
   }
-  std::size_t best = 0, best_len = 0;
+  if (skip_prefix && first < words.size() && IsMessagePrefix(words[first])) ++first;
+  // Runs of message words that a lone value may interrupt (it becomes \S+),
+  // within one sentence. The run with the most words of the message is the
+  // phrase, the first of equals.
+  std::size_t best = 0, best_end = 0, best_literal = 0;
   for (std::size_t i = first; i < words.size();) {
-    if (value[i]) {
+    if (kind[i] != 0) {
       ++i;
       continue;
     }
-    std::size_t j = i;
-    while (j < words.size() && !value[j]) ++j;
-    if (j - i > best_len) {
+    std::size_t end = i, literal = 0;
+    for (std::size_t j = i; j < words.size() && literal < kMaxPhraseWords; ++j) {
+      if (kind[j] == 2 || (kind[j] == 1 && (j + 1 == words.size() || kind[j + 1] != 0))) break;
+      literal += kind[j] == 0;
+      end = j + 1;
+      if (kind[j] == 0 && EndsSentence(words[j], j + 1 < words.size() ? words[j + 1] : "")) break;
+    }
+    while (end > i && kind[end - 1] != 0) --end;  // a run ends on a word
+    if (literal > best_literal) {
       best = i;
-      best_len = j - i;
+      best_end = end;
+      best_literal = literal;
     }
-    i = j;
+    i = std::max(end, i + 1);
   }
-  if (best_len < 3) return "";
-  std::string out;
-  const std::size_t end = best + std::min(best_len, kMaxPhraseWords);
-  for (std::size_t k = best; k < end; ++k) {
-    if (!out.empty()) out += R"(\s+)";
-    std::string_view word = words[k];
-    // The run's last word without the sentence's punctuation: another
-    // report may go on where this one stopped.
-    if (k + 1 == end) {
-      while (word.size() > 1 && std::string_view(".,;:").find(word.back()) != std::string_view::npos) word.remove_suffix(1);
+  if (best_literal < kMinPhraseWords) return "";
+  {
+    const std::size_t i = best, end = best_end;
+    std::string out;
+    for (std::size_t k = i; k < end; ++k) {
+      if (!out.empty()) out += R"(\s+)";
+      if (kind[k] != 0) {
+        out += R"(\S+)";
+        continue;
+      }
+      std::string_view word = words[k];
+      // The run's last word without the sentence's punctuation: another
+      // report may go on where this one stopped.
+      if (k + 1 == end) {
+        while (word.size() > 1 && std::string_view(".,;:").find(word.back()) != std::string_view::npos) word.remove_suffix(1);
+      }
+      out += EscapedLiteral(word);
     }
-    out += EscapedLiteral(word);
+    return out;
   }
-  return out;
+}
+
+// Whether `line` is one of `errors` quoted again, whole or in part ("The
+// detected CUDA version ..." without its "RuntimeError: "), or a sentence
+// that quotes one whole: the pattern firing there is right.
+bool IsCopyOf(std::string_view line, const std::vector<std::string_view>& errors) {
+  const std::string_view l = StripBackticks(line);
+  if (l.size() < 20) return false;
+  return std::any_of(errors.begin(), errors.end(), [&](std::string_view e) {
+    e = StripBackticks(e);
+    return util::Contains(e, l) || util::Contains(l, e);
+  });
 }
 
 }  // namespace
@@ -306,7 +392,7 @@ Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vec
       if (!covers) continue;
       bool fires = false;
       for (const ThreadLine& o : others) {
-        if (!compiled->Search(o.text)) continue;
+        if (!compiled->Search(o.text) || IsCopyOf(o.text, own)) continue;
         fires = true;
         if (s.false_hits.size() < kMaxFalseHits) s.false_hits.push_back(o);
       }

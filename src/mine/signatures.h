@@ -5,10 +5,10 @@
 // placeholders; lines that differ only there share a template). The
 // thread's error is the first candidate in this order: seen in the opening
 // post, surer (ThreadLine::strength), more frequent, earlier. Its pattern
-// is the line's longest run of words that are not values (PhrasePattern),
-// or the template's own pattern when that run is too short or misses one
-// of the lines; it must match every line it stands for and no other line
-// of the thread, or the next candidate is tried.
+// is the line's phrase (PhrasePattern), or the template's own pattern when
+// there is no phrase or it misses one of the lines; it must match every
+// line it stands for and no other line of the thread (a copy of one of its
+// lines aside), or the next candidate is tried.
 //
 // A thread whose error is not an error message (a wrong result, a NaN)
 // has no error lines; its symptom lines stand in: program output that
@@ -53,10 +53,13 @@ struct Signatures {
 // thread's remaining lines (prose and output, quotes excluded).
 Signatures BuildSignatures(const std::vector<ThreadLine>& errors, const std::vector<ThreadLine>& others);
 
-// The words of `line` that say what the error is, as a pattern: the
-// longest run of three to 14 words that are not values (numbers, paths,
-// URLs, hex, and first quoted names), escaped and joined by \s+, after a
-// log prefix in brackets. "" when there is no such run.
+// The words of `line` that say what the error is, as a pattern: after a
+// log prefix in brackets and a class or level ("RuntimeError:", "ERROR:"),
+// the run of three to ten words of the message with the most words, within
+// one sentence. Values (numbers and their units, paths, URLs, hex, file
+// names, options, key=value, first quoted names) are what differ between
+// two reports: one alone within the run becomes \S+, two end it. The words
+// are escaped and joined by \s+. "" when there is no such run.
 std::string PhrasePattern(std::string_view line);
 
 // `text` as a Python `re` pattern that matches it literally.

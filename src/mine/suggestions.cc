@@ -49,7 +49,7 @@ constexpr Cue kCues[] = {
     {"buggy", Role::kRootCause, 0.6},           {"broken release", Role::kRootCause, 0.6},
     {"out of date", Role::kRootCause, 0.5},     {"outdated", Role::kRootCause, 0.5},
     {"old version", Role::kRootCause, 0.6},     {"older version", Role::kRootCause, 0.5},
-    {"not compatible", Role::kRootCause, 0.6},  {"incompatible", Role::kRootCause, 0.5},
+    {"not compatible", Role::kRootCause, 0.6},  {"not be compatible", Role::kRootCause, 0.6},  {"incompatible", Role::kRootCause, 0.5},
     {"compiled for", Role::kRootCause, 0.6},    {"compiled against", Role::kRootCause, 0.6},
     {"built for", Role::kRootCause, 0.6},       {"built against", Role::kRootCause, 0.6},
     {"by default", Role::kRootCause, 0.5},      {"the default for", Role::kRootCause, 0.6},
