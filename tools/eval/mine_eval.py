@@ -4,9 +4,13 @@
 Each line of EXPECT (JSON Lines) names a thread file in THREADS and what a
 person reading the thread found: the error line as printed, words of the
 real cause (cause_any) and of what fixed it (fix_any). The threads' text is
-not kept in the repository; tools/eval/mine_threads.jsonl (the held-out
-set, never tuned on) and tools/eval/mine_tuning_threads.jsonl (the set the
-miner is tuned on) keep their addresses and the expected answers.
+not kept in the repository; these files keep their addresses and the
+expected answers:
+  - tools/eval/mine_tuning_threads.jsonl: 30 threads the miner is tuned on;
+  - tools/eval/mine_threads.jsonl: the first held-out set, scored twice and
+    since read, so no longer held out;
+  - tools/eval/mine_check_threads.jsonl: the second held-out set, gathered
+    and labelled by people who never ran the miner, scored once.
 
 For each thread the draft is checked on three counts:
   - cause: the first root-cause candidate holds one of cause_any;
