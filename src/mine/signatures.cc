@@ -158,9 +158,9 @@ std::string PhrasePattern(std::string_view line, bool quotes_are_values, bool sk
 // Tries quoted words as values first: a quoted name is usually what
 // differs between two reports (`Build` and `Cargo`); when that leaves too
 // few words, the quoted text is what the error is about
-// (NoSuchMethodError: 'void ...setIndentWithIndicator(boolean)').
-// A class or level in front of the message is left out when what follows
-// still makes a phrase.
+// (NoSuchMethodError: 'void ...setIndentWithIndicator(boolean)'). A class
+// or level in front of the message is left out when what follows still
+// makes a phrase.
 std::string PhrasePattern(std::string_view line) {
   for (bool quotes_are_values : {true, false}) {
     for (bool skip_prefix : {true, false}) {
@@ -185,6 +185,17 @@ bool IsMessagePrefix(std::string_view w) {
     letter |= std::isalpha(static_cast<unsigned char>(c)) != 0;
   }
   return letter;
+}
+
+// "and", "in", "(line": a word that joins or places values; a word that
+// names something ("module 'numpy' has no attribute") is not one.
+bool IsJoiningWord(std::string_view w) {
+  while (w.starts_with("(")) w.remove_prefix(1);
+  while (!w.empty() && std::string_view(".,;:").find(w.back()) != std::string_view::npos) w.remove_suffix(1);
+  static constexpr std::string_view kJoining[] = {"and", "or", "in", "at", "from", "for", "of", "to",
+                                                  "with", "on", "by", "as", "line", "into"};
+  const std::string lower = util::AsciiLower(w);
+  return std::find(std::begin(kJoining), std::end(kJoining), lower) != std::end(kJoining);
 }
 
 // A word that ends a sentence: "memory." before "Tried".
@@ -236,33 +247,43 @@ std::string PhrasePattern(std::string_view line, bool quotes_are_values, bool sk
       if (kind[j] == 0 && EndsSentence(words[j], j + 1 < words.size() ? words[j + 1] : "")) break;
     }
     while (end > i && kind[end - 1] != 0) --end;  // a run ends on a word
+    const std::size_t next = std::max(end, i + 1);
+    // A lone word between values at either end ("(line 3) and numpy~=1.24
+    // because ...", "... Can't resolve 'path' in") joins values rather
+    // than saying what the error is.
+    std::size_t b = i;
+    while (literal > kMinPhraseWords && b + 2 < end && kind[b + 1] != 0 && IsJoiningWord(words[b])) {
+      b += 2;
+      --literal;
+    }
+    while (literal > kMinPhraseWords && end >= b + 3 && kind[end - 2] != 0 && IsJoiningWord(words[end - 1])) {
+      end -= 2;
+      --literal;
+    }
     if (literal > best_literal) {
-      best = i;
+      best = b;
       best_end = end;
       best_literal = literal;
     }
-    i = std::max(end, i + 1);
+    i = next;
   }
   if (best_literal < kMinPhraseWords) return "";
-  {
-    const std::size_t i = best, end = best_end;
-    std::string out;
-    for (std::size_t k = i; k < end; ++k) {
-      if (!out.empty()) out += R"(\s+)";
-      if (kind[k] != 0) {
-        out += R"(\S+)";
-        continue;
-      }
-      std::string_view word = words[k];
-      // The run's last word without the sentence's punctuation: another
-      // report may go on where this one stopped.
-      if (k + 1 == end) {
-        while (word.size() > 1 && std::string_view(".,;:").find(word.back()) != std::string_view::npos) word.remove_suffix(1);
-      }
-      out += EscapedLiteral(word);
+  std::string out;
+  for (std::size_t k = best; k < best_end; ++k) {
+    if (!out.empty()) out += R"(\s+)";
+    if (kind[k] != 0) {
+      out += R"(\S+)";
+      continue;
     }
-    return out;
+    std::string_view word = words[k];
+    // The run's last word without the sentence's punctuation: another
+    // report may go on where this one stopped.
+    if (k + 1 == best_end) {
+      while (word.size() > 1 && std::string_view(".,;:").find(word.back()) != std::string_view::npos) word.remove_suffix(1);
+    }
+    out += EscapedLiteral(word);
   }
+  return out;
 }
 
 // Whether `line` is one of `errors` quoted again, whole or in part ("The

@@ -49,7 +49,8 @@ constexpr Cue kCues[] = {
     {"buggy", Role::kRootCause, 0.6},           {"broken release", Role::kRootCause, 0.6},
     {"out of date", Role::kRootCause, 0.5},     {"outdated", Role::kRootCause, 0.5},
     {"old version", Role::kRootCause, 0.6},     {"older version", Role::kRootCause, 0.5},
-    {"not compatible", Role::kRootCause, 0.6},  {"not be compatible", Role::kRootCause, 0.6},  {"incompatible", Role::kRootCause, 0.5},
+    {"not compatible", Role::kRootCause, 0.6},  {"not be compatible", Role::kRootCause, 0.6},
+    {"incompatible", Role::kRootCause, 0.5},
     {"compiled for", Role::kRootCause, 0.6},    {"compiled against", Role::kRootCause, 0.6},
     {"built for", Role::kRootCause, 0.6},       {"built against", Role::kRootCause, 0.6},
     {"by default", Role::kRootCause, 0.5},      {"the default for", Role::kRootCause, 0.6},
@@ -179,7 +180,10 @@ bool SaysTried(const std::string& lower) {
   std::string_view s = lower;
   if (s.starts_with("i ")) s.remove_prefix(2);
   if (s.starts_with("also ")) s.remove_prefix(5);
+  while (s.starts_with("(")) s.remove_prefix(1);
   const std::string_view first = s.substr(0, s.find_first_of(" ,"));
+  // "Worked for me", "Fixed now" judge; they do not say what was done.
+  if (first == "worked" || first == "fixed" || first == "solved" || first == "resolved") return false;
   return (first.size() > 3 && first.ends_with("ed")) || first == "set" || first == "put" || first == "ran";
 }
 
@@ -268,6 +272,30 @@ bool NamesAction(std::string_view text, const std::string& lower) {
   return false;
 }
 
+// Whether two texts share a word of five letters or more (case aside):
+// a reply and the suggestion it names.
+bool SharesWord(std::string_view a, std::string_view b) {
+  auto words = [](std::string_view t) {
+    std::vector<std::string> out;
+    std::string w;
+    for (std::size_t i = 0; i <= t.size(); ++i) {
+      const bool letter = i < t.size() && (std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_' || t[i] == '-');
+      if (letter) {
+        w.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(t[i]))));
+      } else {
+        if (w.size() >= 5) out.push_back(w);
+        w.clear();
+      }
+    }
+    return out;
+  };
+  const std::vector<std::string> in_b = words(b);
+  for (const std::string& w : words(a)) {
+    if (std::find(in_b.begin(), in_b.end(), w) != in_b.end()) return true;
+  }
+  return false;
+}
+
 // A sentence that opens with a program's message in inline code.
 bool QuotesOutput(std::string_view text) {
   if (!text.starts_with("`")) return false;
@@ -297,8 +325,9 @@ double AuthorWeight(const Post& post, Role role, std::vector<std::string>* evide
     w = 1.2;
     evidence->push_back("said by a contributor");
   }
-  if (post.by_reporter && post.index > 0) {
-    // The reporter's cause is a guess; the reporter's own fix is tried.
+  if (post.by_reporter && (post.index > 0 || role == Role::kRootCause)) {
+    // The reporter's cause is a guess (in the report itself, often the
+    // error restated); the reporter's own fix is tried.
     w *= role == Role::kWorkaround ? 1.3 : 0.8;
     evidence->push_back("said by the reporter");
   }
@@ -403,7 +432,8 @@ Candidates FindCandidates(const Thread& thread, const std::vector<PostParts>& pa
     std::size_t post;
     const Sentence* sentence;
     Verdict verdict;
-    bool tried;  // the reply says what its poster did
+    bool tried;     // the reply says what its poster did
+    bool own_fix;   // ... and that it worked: a candidate of its own
   };
   auto self_report = [&](std::size_t p, const Sentence& s) {
     const Post& post = thread.posts[p];
@@ -420,11 +450,16 @@ Candidates FindCandidates(const Thread& thread, const std::vector<PostParts>& pa
       std::optional<Verdict> verdict = lower.starts_with("if ") ? std::nullopt : VerdictOf(lower);
       const bool tried = SaysTried(lower);
       if (verdict && (p > 0 || *verdict == Verdict::kWorked)) {
-        if (p > 0) replies.push_back({p, &s, *verdict, tried});
         // "Using 3.11 worked", "`rustup update` fixed it", "I found that
         // removing the hashes fixes it": the fix and its confirmation in one
         // sentence.
-        if (*verdict == Verdict::kWorked && (tried || NamesAction(s.text, lower)) && s.text.size() >= 16) {
+        const bool own_fix = *verdict == Verdict::kWorked && (tried || NamesAction(s.text, lower)) && s.text.size() >= 16;
+        // Inline code alone ("the correct workaround for `typescript@2.0`")
+        // may name the version rather than a step: the reply still judges
+        // the post it answers.
+        const bool names_step = tried || NamesAction(s.text.substr(0, s.text.find('`')), lower.substr(0, s.text.find('`')));
+        if (p > 0) replies.push_back({p, &s, *verdict, tried, own_fix && names_step});
+        if (own_fix) {
           Candidate c{Role::kWorkaround, s.text, HowAfter(parts[p], post.body, s), "", p, s.line, post.author,
                       post.association, post.by_reporter, 0.9, {"the poster reports it worked"}};
           if (p == 0) {
@@ -494,6 +529,9 @@ Candidates FindCandidates(const Thread& thread, const std::vector<PostParts>& pa
       if (reply.verdict == Verdict::kFailed && reply.tried) self_report(reply.post, *reply.sentence);
       continue;
     }
+    // "It works now after I upgraded to 2.1" credits what it names, not
+    // whatever the post before proposed.
+    if (reply.own_fix && !SharesWord(reply.sentence->text, target->text + " " + target->how)) continue;
     if (reply.verdict == Verdict::kWorked) {
       target->score *= 2;
       target->evidence.push_back(fmt::format("reported to work in post {}", reply.post));
