@@ -54,6 +54,14 @@ TEST(Preprocess, StripsWhatTerminalsAndCiSystemsAdd) {
     EXPECT_EQ(C(line).text, "up") << line;
   }
   EXPECT_EQ(C("2026-03-14T09:12:01").text, "");
+  // Go's log package and nginx's error log stamp "YYYY/MM/DD hh:mm:ss"; a
+  // path that starts with a date stays.
+  EXPECT_EQ(C("2024/12/25 00:40:02 Failed to get response: 429: Rate limit reached").text,
+            "Failed to get response: 429: Rate limit reached");
+  EXPECT_EQ(C("2024/12/25 00:40:02 [emerg] 1#1: unknown directive \"brotli\"").text,
+            "[emerg] 1#1: unknown directive \"brotli\"");
+  EXPECT_EQ(C("2024/12/25/report.csv written").text, "2024/12/25/report.csv written");
+  EXPECT_EQ(C("2024/12/25 was a holiday").text, "2024/12/25 was a holiday");
   // Docker Compose's service column, first or under a CI timestamp
   // (https://github.com/alibaba/nacos/issues/12259); a logger's level
   // column and a table's first cell are not one.

@@ -68,7 +68,8 @@ std::size_t ZoneAt(std::string_view s, std::size_t i) {
 }
 
 // A timestamp at s[0]: "2026-03-14T09:12:01.123Z", "2026-03-14 09:12:01,114",
-// with an optional zone ("Z", "+00:00"). Its length or 0.
+// with an optional zone ("Z", "+00:00"), or "2026/03/14 09:12:01". Its
+// length or 0.
 std::size_t TimestampAt(std::string_view s) {
 #ifdef __SSE2__
   // The common case: date, separator, hours and minutes known at once.
@@ -76,10 +77,17 @@ std::size_t TimestampAt(std::string_view s) {
     if (std::size_t c = ClockAt(s, 11)) return 11 + c + ZoneAt(s, 11 + c);
   }
 #endif
-  if (s.size() < 10 || s[4] != '-' || s[7] != '-' || !Digit(s[0]) || !Digit(s[1]) || !Digit(s[2]) ||
-      !Digit(s[3]) || !TwoDigitsAt(s, 5) || !TwoDigitsAt(s, 8)) {
+  if (s.size() < 10 || !Digit(s[0]) || !Digit(s[1]) || !Digit(s[2]) || !Digit(s[3]) || !TwoDigitsAt(s, 5) ||
+      !TwoDigitsAt(s, 8)) {
     return 0;
   }
+  // "2024/12/25 00:40:02 ": Go's log package and nginx's error log. Only
+  // with a clock: a bare "2024/12/25" may be the start of a path.
+  if (s[4] == '/' && s[7] == '/') {
+    const std::size_t c = s.size() > 11 && s[10] == ' ' ? ClockAt(s, 11) : 0;
+    return c == 0 ? 0 : 11 + c;
+  }
+  if (s[4] != '-' || s[7] != '-') return 0;
   std::size_t n = 10;
   if (n < s.size() && (s[n] == 'T' || s[n] == ' ' || s[n] == '_')) {
     std::size_t c = ClockAt(s, n + 1);

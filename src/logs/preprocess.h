@@ -33,8 +33,9 @@ struct CleanLine {
 //   - a carriage return inside the line keeps only what follows the last one
 //     (what a terminal shows after a progress bar redraws), a final one goes;
 //   - invalid UTF-8 becomes U+FFFD;
-//   - leading prefixes, repeatedly: ISO-8601 and "YYYY-MM-DD hh:mm:ss[,.]fff"
-//     timestamps (bare or in brackets), GitLab's "00O "/"01E+" stream tags,
+//   - leading prefixes, repeatedly: ISO-8601, "YYYY-MM-DD hh:mm:ss[,.]fff"
+//     and "YYYY/MM/DD hh:mm:ss" (Go's log, nginx) timestamps (bare or in
+//     brackets), GitLab's "00O "/"01E+" stream tags,
 //     glog's "I0314 02:11:40.118000 140213 file.py:757] ", Docker BuildKit's
 //     "#12 3.456 ", "[Pipeline] ", torchrun's "[rank0]:", GitHub Actions'
 //     "##[error]"/"##[warning]"/"##[group]", pytest's "E   ", and once,
