@@ -9,11 +9,15 @@
 #include "engine/engine_impl.h"
 #include "match/pattern_set.h"
 #include "render/render.h"
+#include "scan_util.h"
 #include "test_util.h"
 
 namespace kedb {
 namespace {
 
+using testing::Bundled;
+using testing::FromRecords;
+using testing::ScanText;
 using testing::TempDir;
 
 TEST(LineChunker, KeepsLineNumbersAcrossChunks) {
@@ -144,27 +148,6 @@ TEST(LineChunker, TheLimitIsOnTheLinesText) {
   }
 }
 
-std::shared_ptr<const Engine> Bundled(const TempDir& cache) {
-  auto engine = Engine::Open((testing::SourceDir() / "kb").string(), OpenOptions{.cache_dir = cache.path().string()});
-  EXPECT_TRUE(engine.ok());
-  return engine.ok() ? engine.value() : nullptr;
-}
-
-ScanResult ScanText(const Engine& engine, const std::string& log) {
-  std::istringstream in(log);
-  ScanResult result;
-  EXPECT_TRUE(engine.Scan(in, ScanOptions{}, &result).ok());
-  return result;
-}
-
-// An engine over `records` alone, its caches in `cache`; null (with a test
-// failure) when it cannot be built.
-std::shared_ptr<const Engine> FromRecords(const TempDir& cache, std::vector<Record> records) {
-  auto engine = Engine::FromKnowledgeBase(KnowledgeBase::FromRecords(std::move(records)), cache.path().string());
-  EXPECT_TRUE(engine.ok());
-  return engine.ok() ? engine.value() : nullptr;
-}
-
 // Chunks matched on several threads give the one-thread result, block for
 // block and match for match, whatever falls on a chunk's edge.
 TEST(Scan, ThreadsDoNotChangeTheResult) {
@@ -271,41 +254,6 @@ TEST(Scan, AnErrorAtTheEndOfAnOverlongLineIsFound) {
   EXPECT_EQ(log.substr(oom->matches[0].begin, 10), "CUDA error");
 }
 
-// The root error comes first even when it appears later: chained Python
-// exceptions name their cause, and the knowledge base's graph says which
-// known error leads to which.
-TEST(Scan, RootErrorFirst) {
-  TempDir cache;
-  auto engine = Bundled(cache);
-  ASSERT_TRUE(engine);
-  // pytorch/cuda-out-of-memory leads to nccl/watchdog-timeout in the bundled graph.
-  const Record* oom = engine->kb().Find("pytorch/cuda-out-of-memory");
-  ASSERT_NE(oom, nullptr);
-  std::string log =
-      "[rank0]:[E ProcessGroupNCCL.cpp:563] [Rank 0] Watchdog caught collective operation timeout: "
-      "WorkNCCL(SeqNum=88, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800095 milliseconds before timing out.\n"
-      "some lines later\n\n\n\n\n"
-      "[rank1]:torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity "
-      "of 79.15 GiB of which 1.02 GiB is free.\n";
-  ScanResult r = ScanText(*engine, log);
-  ASSERT_EQ(r.blocks.size(), 2u);
-  EXPECT_EQ(r.blocks[0].matches[0].record->id, "pytorch/cuda-out-of-memory");
-  EXPECT_TRUE(r.blocks[0].root);
-  EXPECT_EQ(r.blocks[1].matches[0].record->id, "nccl/watchdog-timeout");
-  EXPECT_EQ(r.blocks[1].caused_by, 0);
-
-  // Chained exceptions: the first exception caused the second.
-  ScanResult chained = ScanText(*engine,
-                                "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n"
-                                "KeyError: 'lr'\n\nThe above exception was the direct cause of the following "
-                                "exception:\n\nTraceback (most recent call last):\n  File \"a.py\", line 3, in "
-                                "<module>\nRuntimeError: bad config\n");
-  ASSERT_EQ(chained.blocks.size(), 2u);
-  EXPECT_EQ(chained.blocks[0].decisive, "KeyError: 'lr'");
-  EXPECT_TRUE(chained.blocks[0].root);
-  EXPECT_EQ(chained.blocks[1].caused_by, 0);
-}
-
 // A repeated error is one block with a count; an error nobody knows is
 // still reported, with no match.
 TEST(Scan, RepeatsAreCountedAndUnknownErrorsShown) {
@@ -362,133 +310,6 @@ TEST(Scan, NeighbouringReportsOfOneErrorAreOneBlock) {
   EXPECT_EQ(r.blocks[0].last_line, 4u);
   EXPECT_EQ(r.blocks[0].matches[0].record->id, "install/flash-attn-build-failed");
   EXPECT_EQ(r.blocks[1].first_line, 11u);  // too far to be the same report
-}
-
-// A CI log is full of known issues on warning lines and ends in exit
-// statuses; what a reader wants first is the failure.
-TEST(Scan, TheFailureComesBeforeWarningsAndExitStatuses) {
-  TempDir cache;
-  auto e = FromRecords(cache,
-                       {testing::MakeRecord("t/utcnow", "DeprecationWarning: datetime.datetime.utcnow() is deprecated",
-                                            R"(DeprecationWarning: datetime\.datetime\.utcnow\(\) is deprecated)"),
-                        testing::MakeRecord("t/refused", "Error: connect ECONNREFUSED 127.0.0.1:5432",
-                                            R"(connect ECONNREFUSED \d+\.\d+\.\d+\.\d+:\d+)")});
-  ASSERT_NE(e, nullptr);
-  std::string log;
-  for (int i = 0; i < 50; ++i) log += "2026-03-14T10:01:45.1234567Z collecting item " + std::to_string(i) + "\n";
-  log += "2026-03-14T10:01:46.1234567Z /app/x.py:12: DeprecationWarning: datetime.datetime.utcnow() is deprecated\n";
-  for (int i = 0; i < 50; ++i) log += "2026-03-14T10:01:47.1234567Z running test " + std::to_string(i) + "\n";
-  log += "2026-03-14T10:01:48.1234567Z Error: connect ECONNREFUSED 127.0.0.1:5432\n";
-  log += "2026-03-14T10:01:48.1234567Z ##[error]Process completed with exit code 1.\n";
-  ScanResult r = ScanText(*e, log);
-  ASSERT_EQ(r.blocks.size(), 3u);
-  EXPECT_TRUE(r.blocks[0].root);
-  ASSERT_FALSE(r.blocks[0].matches.empty());
-  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/refused");
-  EXPECT_EQ(r.blocks[1].decisive, "Process completed with exit code 1.");  // an exit status, then warnings
-  ASSERT_FALSE(r.blocks[2].matches.empty());
-  EXPECT_EQ(r.blocks[2].matches[0].record->id, "t/utcnow");
-}
-
-// wandb's teardown line only reports that the run's process exited 1. A
-// record whose broad pattern knows it names no cause: the failure before it
-// is the root, and a weak match on the teardown is not reported at all. A
-// record that is sure of such a line (Gradle's own failure report) stays.
-TEST(Scan, AKnownErrorOnAnExitStatusLineIsNoRoot) {
-  TempDir cache;
-  auto e = FromRecords(cache, {testing::MakeRecord("t/wandb", "wandb.errors.Error: wandb integration failed",
-                                                   "(wandb.*error|wandb.*failed)"),
-                               testing::MakeRecord("t/gradle", "FAILURE: Build failed with an exception.",
-                                                   R"(FAILURE: Build failed with an exception)")});
-  ASSERT_NE(e, nullptr);
-  const std::string log =
-      "step 10 loss 0.3\n"
-      "ERROR feature store: no route to shard 3\n"
-      "wandb: Waiting for W&B process to finish... (failed 1). Press Control-C to abort syncing.\n";
-  ScanResult r = ScanText(*e, log);
-  ASSERT_EQ(r.blocks.size(), 1u);
-  EXPECT_TRUE(r.blocks[0].root);
-  EXPECT_EQ(r.blocks[0].kind, BlockKind::kErrorLine);
-  EXPECT_TRUE(r.blocks[0].matches.empty());
-
-  r = ScanText(*e, "> Task :app:compileJava\nFAILURE: Build failed with an exception.\n");
-  ASSERT_EQ(r.blocks.size(), 1u);
-  ASSERT_FALSE(r.blocks[0].matches.empty());
-  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/gradle");
-}
-
-// GitLab's runner splits a line it received in two writes and tags the rest
-// "01E+". The rest of a pip warning names a timeout, but it is still a
-// warning: the logger's error below it is the root.
-TEST(Scan, TheRestOfASplitLineIsReadWithItsFirstPart) {
-  TempDir cache;
-  auto e = FromRecords(cache, {testing::MakeRecord("t/read-timeout", "pip ReadTimeoutError: Read timed out",
-                                                   R"(ReadTimeoutError\(.*Read timed out)")});
-  ASSERT_NE(e, nullptr);
-  const std::string log =
-      "2026-03-14T10:01:45.000001Z 00O $ pip install -r requirements.txt\n"
-      "2026-03-14T10:01:45.000002Z 01E WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, "
-      "status=None)) after connec\n"
-      "2026-03-14T10:01:45.000003Z 01E+ tion broken by 'ReadTimeoutError(\"HTTPSConnectionPool(host='pypi.org', "
-      "port=443): Read timed out. (read timeout=15)\")': /simple/six/\n"
-      "2026-03-14T10:01:46.000001Z 01E ERROR feature store: no route to shard 3\n";
-  ScanResult r = ScanText(*e, log);
-  ASSERT_EQ(r.blocks.size(), 2u);
-  EXPECT_TRUE(r.blocks[0].root);
-  EXPECT_EQ(r.blocks[0].kind, BlockKind::kErrorLine);
-  EXPECT_EQ(r.blocks[1].decisive_line, 3u);
-  EXPECT_EQ(r.blocks[1].decisive.rfind("WARNING: Retrying (Retry(total=4", 0), 0u) << r.blocks[1].decisive;
-  ASSERT_FALSE(r.blocks[1].matches.empty());
-  EXPECT_EQ(r.blocks[1].matches[0].record->id, "t/read-timeout");
-  // The match's span is still on the line it was found on.
-  const Match& m = r.blocks[1].matches[0];
-  EXPECT_EQ(log.substr(m.begin, 16), "ReadTimeoutError");
-}
-
-// A traceback pasted without its header and flush left: its code line
-// quotes the exception, but the exception line below is the failure.
-// https://github.com/facebookresearch/detectron2/issues/460
-TEST(Scan, ACodeLineThatQuotesAnExceptionIsNoRoot) {
-  TempDir cache;
-  auto e = FromRecords(cache, {testing::MakeRecord("t/assertion", "AssertionError", "AssertionError"),
-                               testing::MakeRecord("t/no-cuda", "AssertionError: Torch not compiled with CUDA enabled",
-                                                   "^AssertionError: Torch not compiled with CUDA enabled")});
-  ASSERT_NE(e, nullptr);
-  const std::string log =
-      "[07:12:01] building model\n"
-      "File \"/home/xx/envs/lib/python3.7/site-packages/torch/cuda/__init__.py\", line 95, in _check_driver\n"
-      "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
-      "AssertionError: Torch not compiled with CUDA enabled\n";
-  ScanResult r = ScanText(*e, log);
-  ASSERT_GE(r.blocks.size(), 1u);
-  EXPECT_EQ(r.blocks[0].decisive_line, 4u);
-  ASSERT_FALSE(r.blocks[0].matches.empty());
-  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/no-cuda");
-}
-
-// Next.js prints a redirect's stack under "NEXT_REDIRECT", a line with no
-// word that marks an error: the known error on it heads the stack trace.
-// https://github.com/vercel/next.js/issues/55586
-TEST(Scan, AKnownErrorRightAboveAHeaderlessStackTraceHeadsIt) {
-  TempDir cache;
-  auto e = FromRecords(cache, {testing::MakeRecord("t/redirect", "Error: NEXT_REDIRECT", "NEXT_REDIRECT")});
-  ASSERT_NE(e, nullptr);
-  const std::string log =
-      "#14 19.865 \n"
-      "#14 20.067 NEXT_REDIRECT\n"
-      "#14 20.075     at getRedirectError (webpack-internal:///(rsc)/./node_modules/next/dist/client/components/"
-      "redirect.js:40:19)\n"
-      "#14 20.083     at redirect (webpack-internal:///(rsc)/./node_modules/next/dist/client/components/"
-      "redirect.js:50:11)\n"
-      "#14 20.088 done\n";
-  ScanResult r = ScanText(*e, log);
-  ASSERT_EQ(r.blocks.size(), 1u);
-  EXPECT_EQ(r.blocks[0].kind, BlockKind::kJavascript);
-  EXPECT_EQ(r.blocks[0].first_line, 2u);
-  EXPECT_EQ(r.blocks[0].decisive_line, 2u);
-  EXPECT_EQ(r.blocks[0].decisive, "NEXT_REDIRECT");
-  ASSERT_FALSE(r.blocks[0].matches.empty());
-  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/redirect");
 }
 
 // An error block is read as a whole, as `kedb match` reads a paste: npm's

@@ -1,6 +1,7 @@
 #include "engine/root_order.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <queue>
 #include <string>
 
@@ -44,6 +45,28 @@ int Tier(const ErrorBlock& b) {
   return logs::StatesFailure(b.decisive) ? 0 : 4;
 }
 
+// Tiers from here on are blocks a failure does not show by itself.
+constexpr int kFirstWarningTier = 3;
+
+// For each block, how many lines lie between its end and the next block
+// that shows a failure (tiers 0 to 2), or SIZE_MAX when none follows. A
+// CI job's warnings from early steps (pip retrying a download, a lint
+// hint) are rarely what failed; the warning just before the step's exit
+// status often is (a registry's rate limit logged at level=warning).
+std::vector<std::size_t> GapsToNextFailure(const std::vector<ErrorBlock>& blocks, const std::vector<int>& tiers) {
+  std::vector<std::size_t> failures;  // first lines, in order
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    if (tiers[i] < kFirstWarningTier) failures.push_back(blocks[i].first_line);
+  }
+  std::sort(failures.begin(), failures.end());
+  std::vector<std::size_t> gaps(blocks.size(), SIZE_MAX);
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    auto next = std::upper_bound(failures.begin(), failures.end(), blocks[i].last_line);
+    if (next != failures.end()) gaps[i] = *next - blocks[i].last_line;
+  }
+  return gaps;
+}
+
 }  // namespace
 
 void OrderRootFirst(std::vector<ErrorBlock>* blocks) {
@@ -81,14 +104,17 @@ void OrderRootFirst(std::vector<ErrorBlock>* blocks) {
     }
   }
   // Kahn's algorithm, among the blocks whose causes are out, by tier (see
-  // Tier), the earliest first.
+  // Tier), the earliest first; among warnings and lines that say nothing
+  // failed, the one closest before a failure first.
   std::vector<int> tiers(n);
   for (std::size_t i = 0; i < n; ++i) tiers[i] = Tier((*blocks)[i]);
+  const std::vector<std::size_t> gaps = GapsToNextFailure(*blocks, tiers);
   auto tier = [&](std::size_t i) { return tiers[i]; };
   auto later = [&](std::size_t x, std::size_t y) {
     const auto& bx = (*blocks)[x];
     const auto& by = (*blocks)[y];
     if (tier(x) != tier(y)) return tier(x) > tier(y);
+    if (tier(x) >= kFirstWarningTier && gaps[x] != gaps[y]) return gaps[x] > gaps[y];
     return bx.first_line != by.first_line ? bx.first_line > by.first_line : x > y;
   };
   std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> ready(later);

@@ -15,7 +15,9 @@
 //     error found on a warning line (a deprecation, a retry, a lint
 //     warning), and that before one on a line that reads as no problem.
 //     A CI log is full of the last two; the failure is what was asked
-//     about.
+//     about. Among those last two, the block closest before a failure
+//     (an exit status, say) comes first: the warning the failing step
+//     printed, not one from a step that went on to succeed.
 // The blocks are put in a topological order of the "caused" edges, ties and
 // cycles broken by that order; the first block is the root.
 #pragma once
