@@ -10,7 +10,7 @@ expected answers:
   - tools/eval/mine_threads.jsonl: the first held-out set, scored twice and
     since read, so no longer held out;
   - tools/eval/mine_check_threads.jsonl: the second held-out set, gathered
-    and labelled by people who never ran the miner, scored once.
+    and labelled before the miner was run on it, and never tuned on.
 
 For each thread the draft is checked on three counts:
   - cause: the first root-cause candidate holds one of cause_any;
