@@ -5,6 +5,7 @@
 
 #include "mine/post_parts.h"
 #include "util/strings.h"
+#include "util/text_words.h"
 
 namespace kedb::mine {
 namespace {
@@ -174,19 +175,17 @@ bool FirstPerson(const std::string& lower, std::string_view phrase) {
 }  // namespace
 
 std::string LowerText(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    // Typographic apostrophes, as pasted text has them, read as ASCII ones.
-    if (s.substr(i, 3) == "\xE2\x80\x99") {
-      out.push_back('\'');
-      i += 2;
-      continue;
-    }
-    const char c = s[i];
-    out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
+  // Typographic apostrophes, as pasted text has them, read as ASCII ones.
+  std::string plain;
+  plain.reserve(s.size());
+  for (std::size_t at = 0;;) {
+    const std::size_t next = s.find("\xE2\x80\x99", at);
+    plain.append(s.substr(at, next == std::string_view::npos ? s.npos : next - at));
+    if (next == std::string_view::npos) break;
+    plain.push_back('\'');
+    at = next + 3;
   }
-  return out;
+  return util::AsciiLower(plain);
 }
 
 bool Has(const std::string& lower, std::string_view phrase) { return lower.find(phrase) != std::string::npos; }
@@ -230,8 +229,7 @@ bool IsFixCommand(std::string_view line) {
   return std::find(std::begin(kVerbs), std::end(kVerbs), verb) != std::end(kVerbs) && IsCommandLine(line);
 }
 
-bool NamesAction(std::string_view text, const std::string& lower) {
-  if (text.find('`') != std::string_view::npos) return true;
+bool NamesStep(std::string_view lower) {
   static constexpr std::string_view kDoing[] = {"using ",     "updating ",  "installing ", "upgrading ", "downgrading ",
                                                 "switching ", "pinning ",   "running ",    "removing ",  "adding ",
                                                 "setting ",   "changing ",  "deleting ",   "reinstalling ", "replacing ",
@@ -240,9 +238,9 @@ bool NamesAction(std::string_view text, const std::string& lower) {
                                                 "removed ",   "pinned ",    "replaced ",   "changed "};
   for (std::string_view d : kDoing) {
     const std::size_t at = lower.find(d);
-    if (at == std::string::npos || (at > 0 && lower[at - 1] != ' ')) continue;
+    if (at == std::string_view::npos || (at > 0 && lower[at - 1] != ' ')) continue;
     // "I am using a Mac M1 and it worked" says what the poster has.
-    const std::string_view before = std::string_view(lower).substr(0, at);
+    const std::string_view before = lower.substr(0, at);
     if (d == "using " && (before.ends_with("am ") || before.ends_with("i'm ") || before.ends_with("are ") ||
                           before.ends_with("was ") || before.ends_with("we're "))) {
       continue;
@@ -253,25 +251,15 @@ bool NamesAction(std::string_view text, const std::string& lower) {
 }
 
 bool SharesWord(std::string_view a, std::string_view b) {
-  auto words = [](std::string_view t) {
-    std::vector<std::string> out;
-    std::string w;
-    for (std::size_t i = 0; i <= t.size(); ++i) {
-      const bool letter = i < t.size() && (std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_' || t[i] == '-');
-      if (letter) {
-        w.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(t[i]))));
-      } else {
-        if (w.size() >= 5) out.push_back(w);
-        w.clear();
-      }
-    }
-    return out;
-  };
-  const std::vector<std::string> in_b = words(b);
-  for (const std::string& w : words(a)) {
-    if (std::find(in_b.begin(), in_b.end(), w) != in_b.end()) return true;
-  }
-  return false;
+  std::vector<std::string> in_b;
+  util::ForEachWordWithValues(b, [&](std::string_view w) {
+    if (w.size() >= 5) in_b.emplace_back(w);
+  });
+  bool shared = false;
+  util::ForEachWordWithValues(a, [&](std::string_view w) {
+    shared = shared || (w.size() >= 5 && std::find(in_b.begin(), in_b.end(), w) != in_b.end());
+  });
+  return shared;
 }
 
 bool QuotesOutput(std::string_view text) {

@@ -45,10 +45,10 @@ bool SaysTried(const std::string& lower);
 // update"), not a query ("conda version", "pip list").
 bool IsFixCommand(std::string_view line);
 
-// Whether a sentence names what was done: inline code, a gerund of doing
+// Whether a lower-cased sentence names a step taken: a gerund of doing
 // ("using 3.11", "removing the version hashes") or a past step ("after I
 // upgraded to Node.js 20"); "I am using a Mac" says what one has.
-bool NamesAction(std::string_view text, const std::string& lower);
+bool NamesStep(std::string_view lower);
 
 // Whether two texts share a word of five letters or more (case aside):
 // a reply and the suggestion it names.

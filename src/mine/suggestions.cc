@@ -130,12 +130,13 @@ class CandidateFinder {
       // "Using 3.11 worked", "`rustup update` fixed it", "I found that
       // removing the hashes fixes it": the fix and its confirmation in one
       // sentence.
-      const bool own_fix = worked && (tried || NamesAction(s.text, lower)) && s.text.size() >= 16;
       // Inline code alone ("the correct workaround for `typescript@2.0`")
       // may name the version rather than a step: the reply still judges
       // the post it answers.
       const std::size_t code = s.text.find('`');
-      const bool names_step = tried || NamesAction(s.text.substr(0, code), lower.substr(0, code));
+      const bool names_step = tried || NamesStep(std::string_view(lower).substr(0, code));
+      const bool own_fix =
+          worked && (names_step || code != std::string::npos || NamesStep(lower)) && s.text.size() >= 16;
       if (p > 0) replies_.push_back({p, &s, worked ? Verdict::kWorked : Verdict::kFailed, tried, own_fix && names_step});
       if (own_fix) {
         Candidate c{Role::kWorkaround, s.text, HowAfter(parts_[p], post.body, s), "", p, s.line, post.author,
