@@ -40,6 +40,8 @@ bool Options(const MatchQuery& q, MatchOptions* options, Answer* error) {
   return true;
 }
 
+}  // namespace
+
 std::string NotFoundMessage(const Engine& engine, const std::string& id) {
   std::string msg = fmt::format("no record has the id \"{}\"", id);
   auto similar = SimilarIds(engine, id, 5);
@@ -50,8 +52,6 @@ std::string NotFoundMessage(const Engine& engine, const std::string& id) {
   }
   return msg;
 }
-
-}  // namespace
 
 Answer Answer::Error(Kind kind, std::string message) {
   Answer a;

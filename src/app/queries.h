@@ -109,6 +109,9 @@ class UnknownErrors {
   std::unique_ptr<logs::Clusterer> clusterer_;
 };
 
+// "no record has the id ...; did you mean ...?"
+std::string NotFoundMessage(const Engine& engine, const std::string& id);
+
 // Ids of records close to `id` (same domain/slug, or containing it), for a
 // not-found message that helps; at most `limit`.
 std::vector<std::string> SimilarIds(const Engine& engine, const std::string& id, std::size_t limit);

@@ -18,5 +18,6 @@ void RegisterChain(CLI::App& app, int* exit_code);
 void RegisterServe(CLI::App& app, int* exit_code);
 void RegisterMcp(CLI::App& app, int* exit_code);
 void RegisterMine(CLI::App& app, int* exit_code);
+void RegisterReport(CLI::App& app, int* exit_code);
 
 }  // namespace kedb::cli

@@ -82,6 +82,27 @@ Status OpenLog(const std::string& path, std::ifstream* file) {
   return Status::IoError(fmt::format("cannot open: {}", errno ? std::strerror(errno) : "unknown reason"));
 }
 
+void AddStoreOption(CLI::App* cmd, std::string* store) {
+  cmd->add_option("--store", *store,
+                  "Where outcome reports are kept: a SQLite file (default: $KEDB_STORE, else "
+                  "$XDG_DATA_HOME/kedb/outcomes.sqlite)");
+}
+
+std::unique_ptr<store::OutcomeStore> OpenStoreFor(const std::string& spec, bool only_if_present, const std::string& what,
+                                                  bool* failed) {
+  *failed = false;
+  const std::string path = spec.empty() ? store::DefaultStoreSpec() : spec;
+  std::error_code ec;
+  if (spec.empty() && only_if_present && !std::filesystem::exists(path, ec)) return nullptr;
+  auto opened = store::OpenStore(path);
+  if (!opened.ok()) {
+    PrintError(fmt::format("{}: {}\n", what, opened.status().message()));
+    *failed = true;
+    return nullptr;
+  }
+  return std::move(opened).value();
+}
+
 void AddEnvOption(CLI::App* cmd, std::string* env) {
   cmd->add_option("--env", *env,
                   "Your environment as KEY=VALUE,...: versions (torch=2.2, cudnn=8.9, cuda=12.1) and os=linux|macos|windows; "

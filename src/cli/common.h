@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/queries.h"
+#include "store/store.h"
 
 namespace kedb::cli {
 
@@ -31,6 +32,16 @@ Lang ParseLang(const std::string& lang);
 // pointing to `kedb lint`. nullptr (after printing why) when the path
 // cannot be used at all or holds no record.
 std::shared_ptr<const Engine> OpenForQuery(const std::string& kb_path);
+
+// Adds --store PATH (where outcome reports are kept).
+void AddStoreOption(CLI::App* cmd, std::string* store);
+// Opens the store `spec` names, or the default one when `spec` is "".
+// With `only_if_present`, a default store that does not exist yet is not
+// created: the result is nullptr without a message (nothing was
+// reported). nullptr after printing why, with *failed set, when it cannot
+// be opened.
+std::unique_ptr<store::OutcomeStore> OpenStoreFor(const std::string& spec, bool only_if_present, const std::string& what,
+                                                  bool* failed);
 
 // Adds --env (parsed by the query layer).
 void AddEnvOption(CLI::App* cmd, std::string* env);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "render/render.h"
+#include "store/posterior.h"
 
 namespace kedb {
 namespace {
@@ -35,17 +36,26 @@ struct Labels {
   const char* first_seen;
   const char* last_confirmed;
   const char* source;
+  const char* reported;
+  const char* worked;
+  const char* failed;
+  const char* partial;
+  const char* curated;
+  const char* likely_dead_end;
 };
 
 constexpr Labels kEn = {"Root cause", "Workarounds (by success rate)", "Dead ends (by fail rate)",
                         "Applies to", "versions", "os", "Related errors", "leads to", "preceded by",
                         "often confused with", "(no action recorded)", "how", "when", "cost",
                         "Error code", "Docs", "Verdict", "resolvable", "fix success", "confidence",
-                        "tier", "evidence", "first seen", "last confirmed", "Source"};
+                        "tier", "evidence", "first seen", "last confirmed", "Source",
+                        "reported", "worked", "failed", "partial", "curated",
+                        "keeps failing when tried: likely a dead end"};
 constexpr Labels kZh = {"根本原因", "解决方法（按成功率）", "无效尝试（按失败率）", "适用范围", "版本",
                         "操作系统", "相关错误", "可能导致", "通常前置", "易混淆", "（未记录操作）", "做法",
                         "条件", "代价", "错误代码", "文档", "结论", "可解决", "修复成功率", "置信度",
-                        "验证级别", "证据数", "首次出现", "最近确认", "来源"};
+                        "验证级别", "证据数", "首次出现", "最近确认", "来源",
+                        "反馈", "有效", "无效", "部分有效", "原始", "反馈中屡次无效：可能是无效尝试"};
 
 // Word-wraps `text` to `width` columns (counting UTF-8 code points), each
 // line prefixed by `indent`. CJK text has no spaces; it is broken anywhere.
@@ -89,6 +99,27 @@ const std::string& Pick(Lang lang, const std::string& zh, const std::string& en)
   return lang == Lang::kZh && !zh.empty() ? zh : en;
 }
 
+// The evidence about action `position` (1-based) of `kind`, when it was
+// reported on.
+const store::ActionEvidence* Reported(const store::RecordEvidence* evidence, store::ActionKind kind, std::size_t position) {
+  if (!evidence) return nullptr;
+  for (const store::ActionEvidence& a : evidence->actions) {
+    if (a.kind == kind && a.position == static_cast<int>(position) && a.reports() > 0) return &a;
+  }
+  return nullptr;
+}
+
+// "reported: 7 worked, 2 failed · 90% 62-94% · curated 85% · linux 5/5"
+std::string ReportedLine(const Labels& L, const store::ActionEvidence& a) {
+  std::string s = fmt::format("{}: {} {}, {} {}", L.reported, a.worked, L.worked, a.failed, L.failed);
+  if (a.partial > 0) s += fmt::format(", {} {}", a.partial, L.partial);
+  s += fmt::format(" · 90% {:.0f}-{:.0f}% · {} {:.0f}%", a.rate.low * 100, a.rate.high * 100, L.curated, a.curated * 100);
+  for (const store::EnvRate& e : a.by_env) {
+    s += fmt::format(" · {}={} {:.0f}% ({})", e.key, e.value, e.rate.mean * 100, e.worked + e.failed + e.partial);
+  }
+  return s;
+}
+
 std::string EdgeText(const Edge& e, const KnowledgeBase* kb) {
   std::string s = e.error_id;
   if (e.probability) s += fmt::format(" (p={:.2f})", *e.probability);
@@ -102,7 +133,7 @@ std::string EdgeText(const Edge& e, const KnowledgeBase* kb) {
 
 }  // namespace
 
-std::string RenderRecordText(const Record& r, Lang lang, const KnowledgeBase* kb) {
+std::string RenderRecordText(const Record& r, Lang lang, const KnowledgeBase* kb, const store::RecordEvidence* evidence) {
   const Labels& L = lang == Lang::kZh ? kZh : kEn;
   std::string out;
   out += r.id;
@@ -116,15 +147,21 @@ std::string RenderRecordText(const Record& r, Lang lang, const KnowledgeBase* kb
     out += fmt::format("\n{}\n", L.workarounds);
     std::vector<std::size_t> order(r.workarounds.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return r.workarounds[a].success_rate > r.workarounds[b].success_rate;
-    });
+    auto rate = [&](std::size_t i) {
+      const auto* seen = Reported(evidence, store::ActionKind::kWorkaround, i + 1);
+      return seen ? seen->rate.mean : r.workarounds[i].success_rate;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rate(a) > rate(b); });
     for (std::size_t i : order) {
       const Workaround& w = r.workarounds[i];
       std::string action = i < r.workarounds_zh.size() ? Pick(lang, r.workarounds_zh[i], w.action) : w.action;
       if (action.empty()) action = L.no_action;
       std::string block = Wrap(action, 7);
-      out += "  " + Percent(w.success_rate) + block.substr(6);
+      out += "  " + Percent(rate(i)) + block.substr(6);
+      if (const auto* seen = Reported(evidence, store::ActionKind::kWorkaround, i + 1)) {
+        out += Wrap(ReportedLine(L, *seen), 7);
+        if (seen->likely_dead_end) out += Wrap(std::string("⚠ ") + L.likely_dead_end, 7);
+      }
       if (!w.how.empty() && w.how != w.action) out += Wrap(fmt::format("{}: {}", L.how, w.how), 7);
       if (!w.condition.empty()) out += Wrap(fmt::format("{}: {}", L.when, w.condition), 7);
       if (!w.tradeoff.empty()) out += Wrap(fmt::format("{}: {}", L.tradeoff, w.tradeoff), 7);
@@ -134,12 +171,16 @@ std::string RenderRecordText(const Record& r, Lang lang, const KnowledgeBase* kb
     out += fmt::format("\n{}\n", L.dead_ends);
     std::vector<std::size_t> order(r.dead_ends.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return r.dead_ends[a].fail_rate > r.dead_ends[b].fail_rate; });
+    auto rate = [&](std::size_t i) {
+      const auto* seen = Reported(evidence, store::ActionKind::kDeadEnd, i + 1);
+      return seen ? seen->rate.mean : r.dead_ends[i].fail_rate;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rate(a) > rate(b); });
     for (std::size_t i : order) {
       const DeadEnd& d = r.dead_ends[i];
       std::string block = Wrap(d.action.empty() ? L.no_action : d.action, 7);
-      out += "  " + Percent(d.fail_rate) + block.substr(6);
+      out += "  " + Percent(rate(i)) + block.substr(6);
+      if (const auto* seen = Reported(evidence, store::ActionKind::kDeadEnd, i + 1)) out += Wrap(ReportedLine(L, *seen), 7);
       if (!d.why_fails.empty()) out += Wrap("✗ " + d.why_fails, 7);
       if (!d.condition.empty()) out += Wrap(fmt::format("{}: {}", L.when, d.condition), 7);
     }
@@ -183,7 +224,7 @@ std::string RenderRecordText(const Record& r, Lang lang, const KnowledgeBase* kb
   if (r.fix_success_rate) verdict += fmt::format(" · {} {:.0f}%", L.fix_rate, *r.fix_success_rate * 100);
   if (r.confidence) verdict += fmt::format(" · {} {:.2f}", L.confidence, *r.confidence);
   if (!r.verification_tier.empty()) verdict += fmt::format(" · {} {}", L.tier, r.verification_tier);
-  verdict += fmt::format(" · {} {}", L.evidence, r.evidence_count);
+  verdict += fmt::format(" · {} {}", L.evidence, evidence ? evidence->evidence_count : r.evidence_count);
   out += verdict + "\n";
   if (r.first_seen || r.last_confirmed) {
     std::string dates;

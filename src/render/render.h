@@ -11,13 +11,19 @@
 #include "kedb/record.h"
 
 namespace kedb {
+namespace store {
+struct RecordEvidence;
+}  // namespace store
 
 enum class Lang { kEn, kZh };
 
 // One record for a person: root cause, workarounds by success rate, dead
 // ends by fail rate, versions and OS, related errors. `kb` (optional) names
-// related records' signatures.
-std::string RenderRecordText(const Record& record, Lang lang, const KnowledgeBase* kb = nullptr);
+// related records' signatures. With `evidence` (optional), an action that
+// was reported on shows its posterior rate, ordered by it, with the counts
+// behind it.
+std::string RenderRecordText(const Record& record, Lang lang, const KnowledgeBase* kb = nullptr,
+                             const store::RecordEvidence* evidence = nullptr);
 
 std::string RenderStatsText(const KbStats& stats);
 std::string RenderStatsJson(const KbStats& stats);

@@ -1,0 +1,36 @@
+// Outcome reports and what they add up to, for every front end: reporting
+// one (`kedb report`), and showing a record with its observed rates.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "app/queries.h"
+#include "store/store.h"
+
+namespace kedb::app {
+
+struct OutcomeRequest {
+  std::string record_id;
+  std::string kind = "workaround";  // "workaround" or "dead_end"
+  int position = 0;                 // 1-based, as the record's card numbers them
+  std::string outcome;              // "worked", "failed" or "partial"
+  std::string env;                  // "os=linux,torch=2.2"
+  std::string note;
+  std::string event_id;             // "" for a new one
+  int64_t now = 0;                  // the report's time, seconds since the epoch
+};
+
+// Checks the request against the record (it exists, it has that action),
+// stores it, and answers with the report as stored and the action's rate
+// now (render/evidence_render.h). kInvalid or kNotFound name what is wrong;
+// a store that cannot write gives kInvalid with its message (nothing was
+// kept).
+Answer ReportOutcome(const Engine& engine, store::OutcomeStore& store, const OutcomeRequest& request);
+
+// RecordById with what `store` observed: JSON is the record's own text
+// with an "observed" member added when any report is about it; the text
+// card shows posterior rates.
+Answer RecordWithEvidence(const Engine& engine, store::OutcomeStore& store, const std::string& id, Lang lang);
+
+}  // namespace kedb::app

@@ -1,0 +1,34 @@
+// What was observed about a record (store/posterior.h), for programs and
+// for people. Every front end that shows a record with its evidence uses
+// these, so the CLI, HTTP and MCP give the same numbers.
+#pragma once
+
+#include <string>
+
+#include "render/render.h"
+#include "store/posterior.h"
+
+namespace kedb {
+
+// JSON {"reports","unattributed","evidence_count","last_confirmed",
+// "prior_weight","workarounds":[ACTION],"dead_ends":[ACTION]}, ACTION being
+// {"position","action","curated","worked","failed","partial","rate",
+// "interval":[low,high],"last_reported","likely_dead_end"(workarounds),
+// "by_env":[{"key","value","worked","failed","partial","rate","interval"}]}.
+// Times are ISO 8601 UTC, null when there is none.
+std::string RenderObservedJson(const store::RecordEvidence& evidence);
+
+// A record's own JSON text with "observed" added as its last member: the
+// record's fields stay byte for byte as stored.
+std::string RecordJsonWithObserved(const std::string& record_json, const store::RecordEvidence& evidence);
+
+// One report as stored: {"event_id","record_id","kind","position",
+// "action","outcome","env":{...},"note","reported_at","duplicate"} and,
+// when given, "observed" for that action (the ACTION object above).
+std::string RenderReportJson(const store::OutcomeReport& report, bool duplicate, const store::ActionEvidence* now);
+std::string RenderReportText(const store::OutcomeReport& report, bool duplicate, const store::ActionEvidence* now);
+
+// "2026-11-24T10:00:00Z" for seconds since the epoch.
+std::string IsoTime(int64_t seconds);
+
+}  // namespace kedb

@@ -1,0 +1,34 @@
+#include "store/migrations.h"
+
+#include <array>
+
+namespace kedb::store {
+namespace {
+
+constexpr std::array<std::string_view, 1> kSteps = {
+    // 1: outcome reports and the environment each happened in.
+    R"sql(
+CREATE TABLE outcomes (
+  event_id    TEXT PRIMARY KEY,
+  record_id   TEXT NOT NULL,
+  kind        TEXT NOT NULL CHECK (kind IN ('workaround', 'dead_end')),
+  position    INTEGER NOT NULL CHECK (position >= 1),
+  action      TEXT NOT NULL,
+  outcome     TEXT NOT NULL CHECK (outcome IN ('worked', 'failed', 'partial')),
+  note        TEXT NOT NULL,
+  reported_at BIGINT NOT NULL
+);
+CREATE INDEX outcomes_by_record ON outcomes (record_id);
+CREATE TABLE outcome_env (
+  event_id TEXT NOT NULL REFERENCES outcomes (event_id),
+  key      TEXT NOT NULL,
+  value    TEXT NOT NULL,
+  PRIMARY KEY (event_id, key)
+))sql",
+};
+
+}  // namespace
+
+std::span<const std::string_view> SchemaSteps() { return kSteps; }
+
+}  // namespace kedb::store

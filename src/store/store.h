@@ -1,0 +1,60 @@
+// OutcomeStore: where outcome reports are kept, durably, and counted.
+//
+// One schema and one list of migrations (migrations.h) serve every backend.
+// The embedded backend is SQLite in WAL mode with synchronous=FULL: Add
+// returns only after the report is on disk, so a report that was
+// acknowledged survives the process being killed at any moment, and
+// several processes may write to one file at once (each write waits for
+// the others, up to a few seconds).
+//
+// Records stay as their files say; a store holds only what was observed
+// about them (posterior.h turns that into rates).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kedb/status.h"
+#include "store/outcome.h"
+
+namespace kedb::store {
+
+class OutcomeStore {
+ public:
+  virtual ~OutcomeStore() = default;
+
+  enum class Added { kNew, kDuplicate };
+  // Stores `report` and returns once it is durable: kNew, or kDuplicate
+  // when a report with its event id is stored already with the same
+  // content (a retry: counted once). InvalidArgument when the report
+  // breaks CheckReport, or its event id was stored with other content;
+  // IoError when the store cannot write (a full disk), in which case
+  // nothing of the report was kept and nothing earlier is lost.
+  virtual Result<Added> Add(const OutcomeReport& report) = 0;
+
+  // The counts of the reports about `record_id`'s actions: one per action
+  // as reported (kind, position, text) with its totals, then one per
+  // action and environment pair (env_key, env_value set).
+  virtual Result<std::vector<ActionCounts>> Counts(std::string_view record_id) = 0;
+
+  // How many reports the store holds.
+  virtual Result<int64_t> Size() = 0;
+
+  // "sqlite:/path/outcomes.sqlite", for messages.
+  virtual const std::string& Name() const = 0;
+};
+
+// Opens (creating when needed, and migrating to the current schema) the
+// store `spec` names: a file path for SQLite. A store written by a newer
+// kedb (a schema this build does not know) is refused rather than
+// misread.
+Result<std::unique_ptr<OutcomeStore>> OpenStore(const std::string& spec);
+
+// The store used when none is named: $KEDB_STORE when set, otherwise
+// outcomes.sqlite in $XDG_DATA_HOME/kedb (~/.local/share/kedb when
+// XDG_DATA_HOME is unset).
+std::string DefaultStoreSpec();
+
+}  // namespace kedb::store

@@ -1,0 +1,197 @@
+// `kedb report` and `kedb show` with a store, as users and scripts run
+// them: output, exit codes, and nothing acknowledged lost when writers run
+// at once, are killed, or fill the disk.
+#include <nlohmann/json.hpp>
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace kedb {
+namespace {
+
+using testing::RunKedb;
+using testing::SourceDir;
+using testing::TempDir;
+
+const char* kId = "cuda/cudnn-bn-epsilon-nan";
+
+std::string Kb() { return "--kb '" + (SourceDir() / "kb").string() + "'"; }
+std::string StoreArg(const TempDir& tmp) { return "--store '" + (tmp.path() / "o.sqlite").string() + "'"; }
+
+// The record's observed section as `kedb show --json` gives it (null when
+// nothing was reported).
+nlohmann::json Observed(const TempDir& tmp) {
+  auto r = RunKedb(std::string("show ") + kId + " --json " + Kb() + " " + StoreArg(tmp));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  return j.contains("observed") ? j["observed"] : nlohmann::json();
+}
+
+// Runs a shell script with KEDB (the binary), KB, STORE and WORK (the
+// temporary folder) set; its exit status.
+int Shell(const std::string& script, const TempDir& tmp) {
+  const auto file = tmp.path() / "script.sh";
+  testing::WriteFile(file, script);
+  const std::string cmd = "KEDB='" + std::string(KEDB_BINARY) + "' KB='" + (SourceDir() / "kb").string() + "' STORE='" +
+                          (tmp.path() / "o.sqlite").string() + "' WORK='" + tmp.path().string() + "' bash '" +
+                          file.string() + "'";
+  const int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(ReportCli, AReportMovesTheRateShownEverywhere) {
+  TempDir tmp;
+  auto r = RunKedb(std::string("report ") + kId + " --workaround 1 --failed --env OS=Linux --note 'still NaN' " +
+                   Kb() + " " + StoreArg(tmp));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Recorded: failed workaround #1 of cuda/cudnn-bn-epsilon-nan"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("success rate now 86%"), std::string::npos) << r.out;  // Beta(9.5, 0.5) + 1 failure
+  auto observed = Observed(tmp);
+  ASSERT_TRUE(observed.is_object());
+  EXPECT_EQ(observed["reports"], 1);
+  EXPECT_EQ(observed["workarounds"][0]["failed"], 1);
+  EXPECT_NEAR(observed["workarounds"][0]["rate"].get<double>(), 9.5 / 11.0, 1e-9);
+  EXPECT_TRUE(observed["last_confirmed"].is_null());  // nothing worked yet
+  // The card shows the same rate and the counts behind it.
+  auto card = RunKedb(std::string("show ") + kId + " " + Kb() + " " + StoreArg(tmp));
+  EXPECT_NE(card.out.find(" 86% Set epsilon"), std::string::npos) << card.out;
+  EXPECT_NE(card.out.find("reported: 0 worked, 1 failed"), std::string::npos) << card.out;
+}
+
+TEST(ReportCli, TheRecordsOwnFieldsStayAsStored) {
+  TempDir tmp;
+  ASSERT_EQ(RunKedb(std::string("report ") + kId + " --dead-end 1 --failed " + Kb() + " " + StoreArg(tmp)).exit_code, 0);
+  auto shown = nlohmann::ordered_json::parse(RunKedb(std::string("show ") + kId + " --json " + Kb() + " " + StoreArg(tmp)).out);
+  auto file = nlohmann::ordered_json::parse(testing::ReadFile(SourceDir() / "kb" / "cuda" / "cudnn-bn-epsilon-nan.json"));
+  ASSERT_TRUE(shown.contains("observed"));
+  EXPECT_EQ(shown["observed"]["dead_ends"][0]["failed"], 1);
+  shown.erase("observed");
+  EXPECT_EQ(shown, file);
+}
+
+TEST(ReportCli, ARetryWithTheSameIdCountsOnce) {
+  TempDir tmp;
+  const std::string cmd = std::string("report ") + kId + " --workaround 2 --worked --id ci-1234 --json " + Kb() + " " +
+                          StoreArg(tmp);
+  auto first = RunKedb(cmd), second = RunKedb(cmd);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_FALSE(nlohmann::json::parse(first.out)["duplicate"].get<bool>());
+  EXPECT_TRUE(nlohmann::json::parse(second.out)["duplicate"].get<bool>());
+  EXPECT_EQ(Observed(tmp)["workarounds"][1]["worked"], 1);
+  auto conflict = RunKedb(std::string("report ") + kId + " --workaround 2 --failed --id ci-1234 " + Kb() + " " + StoreArg(tmp));
+  EXPECT_EQ(conflict.exit_code, 2);
+  EXPECT_NE(conflict.err.find("event_id \"ci-1234\" is stored already with other content"), std::string::npos);
+}
+
+TEST(ReportCli, WrongRequestsSayWhatIsWrong) {
+  TempDir tmp;
+  auto r = RunKedb(std::string("report ") + kId + " --workaround 9 --worked " + Kb() + " " + StoreArg(tmp));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("workaround 9: cuda/cudnn-bn-epsilon-nan has 2 workarounds (numbered from 1)"), std::string::npos) << r.err;
+  r = RunKedb(std::string("report no/such --workaround 1 --worked ") + Kb() + " " + StoreArg(tmp));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no record has the id \"no/such\""), std::string::npos);
+  r = RunKedb(std::string("report ") + kId + " --workaround 1 " + Kb() + " " + StoreArg(tmp));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--worked, --failed or --partial"), std::string::npos);
+  r = RunKedb(std::string("report ") + kId + " --workaround 1 --worked --env os " + Kb() + " " + StoreArg(tmp));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("\"os\" is not KEY=VALUE"), std::string::npos) << r.err;
+  EXPECT_TRUE(Observed(tmp).is_null());  // none of them stored anything
+}
+
+TEST(ReportCli, ConcurrentWritersLoseNothing) {
+  TempDir tmp;
+  // Four processes, 15 reports each, all at once on one file.
+  const int rc = Shell(R"sh(
+set -u
+for w in 1 2 3 4; do
+  ( for i in $(seq 1 15); do
+      "$KEDB" report cuda/cudnn-bn-epsilon-nan --workaround 1 --worked --id "w$w-$i" --kb "$KB" --store "$STORE" >/dev/null || exit 1
+    done ) &
+done
+fail=0
+for job in $(jobs -p); do wait "$job" || fail=1; done
+exit $fail
+)sh", tmp);
+  ASSERT_EQ(rc, 0);
+  EXPECT_EQ(Observed(tmp)["workarounds"][0]["worked"], 60);
+}
+
+TEST(ReportCli, AnAcknowledgedReportSurvivesKillNine) {
+  TempDir tmp;
+  // Rounds of a writer sending reports, killed with SIGKILL at a random
+  // moment; each report it acknowledged (exit 0) is noted. Then every id
+  // sent is sent again: acknowledged ones must be there already, and no
+  // report may count twice.
+  const int rc = Shell(R"sh(
+set -u
+: > "$WORK/acked"; : > "$WORK/sent"
+for round in $(seq 1 12); do
+  setsid bash -c 'for i in $(seq 1 40); do
+      echo "r'$round'-$i" >> "$WORK/sent"
+      "$KEDB" report cuda/cudnn-bn-epsilon-nan --workaround 1 --worked --id "r'$round'-$i" --kb "$KB" --store "$STORE" >/dev/null 2>&1 \
+        && echo "r'$round'-$i" >> "$WORK/acked"
+    done' &
+  pid=$!
+  sleep 0.$(( (RANDOM % 5) + 1 ))
+  kill -9 -- -"$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+done
+# Every acknowledged id must be stored: re-sending it says "duplicate".
+while read -r id; do
+  out=$("$KEDB" report cuda/cudnn-bn-epsilon-nan --workaround 1 --worked --id "$id" --json --kb "$KB" --store "$STORE") || exit 3
+  case "$out" in *'"duplicate":true'*) ;; *) echo "lost: $id"; exit 4 ;; esac
+done < "$WORK/acked"
+# Every id sent, sent again, then counted once.
+sort -u "$WORK/sent" > "$WORK/unique"
+while read -r id; do
+  "$KEDB" report cuda/cudnn-bn-epsilon-nan --workaround 1 --worked --id "$id" --kb "$KB" --store "$STORE" >/dev/null || exit 5
+done < "$WORK/unique"
+wc -l < "$WORK/unique" > "$WORK/expected"
+[ -s "$WORK/acked" ] || exit 6
+)sh", tmp);
+  ASSERT_EQ(rc, 0);
+  const int expected = std::stoi(testing::ReadFile(tmp.path() / "expected"));
+  EXPECT_GT(expected, 12);
+  EXPECT_EQ(Observed(tmp)["workarounds"][0]["worked"], expected);
+}
+
+TEST(ReportCli, AFullDiskFailsTheWriteClearlyAndKeepsWhatCameBefore) {
+  TempDir tmp;
+  // Files this shell writes may not grow past 48 KB (ulimit -f counts 1 KB
+  // blocks in bash): the store fills up after some reports.
+  const int rc = Shell(R"sh(
+set -u
+"$KEDB" report cuda/cudnn-bn-epsilon-nan --workaround 1 --worked --id first --kb "$KB" --store "$STORE" >/dev/null || exit 3
+(
+  ulimit -f 48
+  trap '' XFSZ
+  for i in $(seq 1 400); do
+    if "$KEDB" report cuda/cudnn-bn-epsilon-nan --workaround 1 --worked --id "n$i" \
+         --note "$(printf '%0400d' 0)" --kb "$KB" --store "$STORE" >/dev/null 2>"$WORK/err"; then
+      echo "n$i" >> "$WORK/acked"
+    else
+      exit 0
+    fi
+  done
+  exit 7
+) || exit $?
+)sh", tmp);
+  ASSERT_EQ(rc, 0) << "the store never filled up";
+  const std::string err = testing::ReadFile(tmp.path() / "err");
+  EXPECT_NE(err.find("kedb report: sqlite:"), std::string::npos) << err;
+  EXPECT_NE(err.find("storing a report: the system refused the write (a full disk or a file-size limit); nothing of "
+                     "this write was kept"),
+            std::string::npos)
+      << err;
+  // Without the limit, everything acknowledged is there.
+  std::size_t acked = 0;
+  for (char c : testing::ReadFile(tmp.path() / "acked")) acked += c == '\n';
+  EXPECT_GT(acked, 0u);
+  EXPECT_EQ(Observed(tmp)["workarounds"][0]["worked"].get<std::size_t>(), acked + 1);
+}
+
+}  // namespace
+}  // namespace kedb

@@ -1,0 +1,194 @@
+// The outcome store and the rates it gives: what `kedb report` and every
+// front end showing observed rates rely on.
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include "store/posterior.h"
+#include "store/store.h"
+#include "test_util.h"
+
+namespace kedb {
+namespace {
+
+using store::ActionKind;
+using store::Outcome;
+using store::OutcomeReport;
+using store::OutcomeStore;
+using testing::TempDir;
+
+OutcomeReport Report(std::string id, int position, Outcome outcome, std::string action = "") {
+  OutcomeReport r;
+  r.event_id = std::move(id);
+  r.record_id = "t/rec";
+  r.kind = ActionKind::kWorkaround;
+  r.position = position;
+  r.action = std::move(action);
+  r.outcome = outcome;
+  r.reported_at = 1'700'000'000;
+  return r;
+}
+
+Workaround W(std::string action, double rate) {
+  Workaround w;
+  w.action = std::move(action);
+  w.success_rate = rate;
+  return w;
+}
+
+DeadEnd D(std::string action, double rate) {
+  DeadEnd d;
+  d.action = std::move(action);
+  d.fail_rate = rate;
+  return d;
+}
+
+std::unique_ptr<OutcomeStore> Open(const std::filesystem::path& path) {
+  auto s = store::OpenStore(path.string());
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  return s.ok() ? std::move(s).value() : nullptr;
+}
+
+TEST(Store, SameEventTwiceCountsOnceAndOtherContentIsRefused) {
+  TempDir tmp;
+  auto s = Open(tmp.path() / "o.sqlite");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s->Add(Report("e1", 1, Outcome::kWorked)), OutcomeStore::Added::kNew);
+  OutcomeReport retry = Report("e1", 1, Outcome::kWorked);
+  retry.reported_at += 60;  // a retry is stamped later; still the same report
+  EXPECT_EQ(*s->Add(retry), OutcomeStore::Added::kDuplicate);
+  auto other = s->Add(Report("e1", 1, Outcome::kFailed));
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.status().message().find("event_id \"e1\" is stored already with other content"), std::string::npos);
+  EXPECT_EQ(*s->Size(), 1);
+}
+
+TEST(Store, BadReportsAreRefusedNamingTheField) {
+  TempDir tmp;
+  auto s = Open(tmp.path() / "o.sqlite");
+  ASSERT_TRUE(s);
+  OutcomeReport r = Report("bad id with spaces", 1, Outcome::kWorked);
+  EXPECT_NE(s->Add(r).status().message().find("event_id:"), std::string::npos);
+  r = Report("e2", 1, Outcome::kWorked);
+  r.note = std::string(store::kMaxNoteBytes + 1, 'x');
+  EXPECT_NE(s->Add(r).status().message().find("note: 4097 bytes, at most 4096"), std::string::npos);
+  r = Report("e3", 0, Outcome::kWorked);
+  EXPECT_NE(s->Add(r).status().message().find("position: 0"), std::string::npos);
+  r = Report("e4", 1, Outcome::kWorked);
+  r.env = {{"os", "linux"}, {"os", "windows"}};
+  EXPECT_NE(s->Add(r).status().message().find("env[1]: keys must be sorted and unique"), std::string::npos);
+  EXPECT_EQ(*s->Size(), 0);
+}
+
+TEST(Store, ReportsSurviveReopeningAndCountPerEnvironment) {
+  TempDir tmp;
+  const auto path = tmp.path() / "sub" / "o.sqlite";  // the folder is made
+  {
+    auto s = Open(path);
+    ASSERT_TRUE(s);
+    for (int i = 0; i < 4; ++i) {
+      OutcomeReport r = Report("l" + std::to_string(i), 1, Outcome::kWorked, "Pin the driver");
+      r.env = {{"os", "linux"}};
+      ASSERT_TRUE(s->Add(r).ok());
+      r = Report("w" + std::to_string(i), 1, Outcome::kFailed, "Pin the driver");
+      r.env = {{"os", "windows"}};
+      ASSERT_TRUE(s->Add(r).ok());
+    }
+  }
+  auto s = Open(path);
+  ASSERT_TRUE(s);
+  auto counts = s->Counts("t/rec");
+  ASSERT_TRUE(counts.ok());
+  Record rec = testing::MakeRecord("t/rec", "boom", "boom");
+  rec.workarounds.push_back(W("Pin the driver", 0.8));
+  const store::RecordEvidence e = store::Evidence(rec, *counts);
+  ASSERT_EQ(e.actions.size(), 1u);
+  const store::ActionEvidence& a = e.actions[0];
+  EXPECT_EQ(a.worked, 4);
+  EXPECT_EQ(a.failed, 4);
+  ASSERT_EQ(a.by_env.size(), 2u);
+  EXPECT_EQ(a.by_env[0].value, "linux");
+  EXPECT_EQ(a.by_env[1].value, "windows");
+  // Works on Linux, fails on Windows: the environments say so.
+  EXPECT_GT(a.by_env[0].rate.mean, 0.8);
+  EXPECT_LT(a.by_env[1].rate.mean, 0.6);
+  EXPECT_EQ(e.reports, 8);
+  EXPECT_EQ(e.last_confirmed, 1'700'000'000);
+}
+
+TEST(Store, CountsFollowTheActionsTextWhenARecordIsReordered) {
+  TempDir tmp;
+  auto s = Open(tmp.path() / "o.sqlite");
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->Add(Report("a", 1, Outcome::kWorked, "Upgrade the driver")).ok());
+  ASSERT_TRUE(s->Add(Report("b", 2, Outcome::kFailed, "Reinstall CUDA")).ok());
+  ASSERT_TRUE(s->Add(Report("c", 3, Outcome::kFailed, "A step since removed")).ok());
+  Record rec = testing::MakeRecord("t/rec", "boom", "boom");
+  // The record was edited: the two actions swapped places.
+  rec.workarounds.push_back(W("Reinstall CUDA", 0.5));
+  rec.workarounds.push_back(W("Upgrade the driver", 0.5));
+  const store::RecordEvidence e = store::Evidence(rec, *s->Counts("t/rec"));
+  EXPECT_EQ(e.actions[0].failed, 1);  // Reinstall CUDA
+  EXPECT_EQ(e.actions[1].worked, 1);  // Upgrade the driver
+  EXPECT_EQ(e.unattributed, 1);
+}
+
+TEST(Store, AStoreFromANewerSchemaIsRefused) {
+  TempDir tmp;
+  const auto path = tmp.path() / "o.sqlite";
+  ASSERT_TRUE(Open(path));
+  {
+    SQLite::Database db(path.string(), SQLite::OPEN_READWRITE);
+    db.exec("UPDATE kedb_schema SET version = 99");
+  }
+  auto s = store::OpenStore(path.string());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("written by a newer kedb (schema version 99"), std::string::npos);
+}
+
+TEST(Store, AFileThatIsNotAStoreIsRefused) {
+  TempDir tmp;
+  const auto path = tmp.path() / "o.sqlite";
+  testing::WriteFile(path, std::string(8192, 'x'));
+  auto s = store::OpenStore(path.string());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("not a kedb store or damaged"), std::string::npos) << s.status().message();
+  EXPECT_EQ(testing::ReadFile(path), std::string(8192, 'x'));  // left as it was
+}
+
+TEST(Posterior, TheCuratedRateIsAPriorOfTenObservations) {
+  auto r = store::Posterior(0.9, 0, 0);
+  EXPECT_NEAR(r.mean, 0.9, 1e-12);
+  EXPECT_LT(r.low, 0.9);
+  EXPECT_GT(r.high, 0.9);
+  r = store::Posterior(0.9, 0, 10);  // Beta(9, 1) after ten failures: Beta(9, 11)
+  EXPECT_NEAR(r.mean, 9.0 / 20.0, 1e-12);
+  r = store::Posterior(0.9, 0, 20);
+  EXPECT_NEAR(r.mean, 9.0 / 30.0, 1e-12);
+  r = store::Posterior(std::nullopt, 3, 1);  // Beta(1, 1) prior
+  EXPECT_NEAR(r.mean, 4.0 / 6.0, 1e-12);
+  // More reports, narrower interval.
+  auto few = store::Posterior(0.5, 5, 5), many = store::Posterior(0.5, 500, 500);
+  EXPECT_GT(few.high - few.low, 3 * (many.high - many.low));
+}
+
+TEST(Posterior, AWorkaroundThatKeepsFailingIsFlaggedAndADeadEndCountsFailures) {
+  Record rec = testing::MakeRecord("t/rec", "boom", "boom");
+  rec.workarounds.push_back(W("Restart", 0.7));
+  rec.dead_ends.push_back(D("Reboot twice", 0.6));
+  std::vector<store::ActionCounts> counts(2);
+  counts[0].action = "Restart";
+  counts[0].failed = 20;
+  counts[1].kind = ActionKind::kDeadEnd;
+  counts[1].action = "Reboot twice";
+  counts[1].failed = 6;
+  counts[1].partial = 2;
+  const store::RecordEvidence e = store::Evidence(rec, counts);
+  EXPECT_TRUE(e.actions[0].likely_dead_end);
+  EXPECT_NEAR(e.actions[0].rate.mean, 7.0 / 30.0, 1e-12);
+  // A dead end's rate is how often it fails: failures and half the partials.
+  EXPECT_NEAR(e.actions[1].rate.mean, (6.0 + 7.0) / (10.0 + 8.0), 1e-12);
+  EXPECT_FALSE(e.actions[1].likely_dead_end);
+}
+
+}  // namespace
+}  // namespace kedb
