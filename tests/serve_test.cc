@@ -445,7 +445,8 @@ TEST(McpTest, ToolsUseTheDeadendsNamesAndSchemas) {
   }
   EXPECT_EQ(names, (std::set<std::string>{"lookup_error", "scan_log", "batch_lookup", "get_error_detail",
                                           "get_error_chain", "search_errors", "list_error_domains",
-                                          "list_errors_by_domain", "get_domain_stats", "mine_thread"}));
+                                          "list_errors_by_domain", "get_domain_stats", "mine_thread",
+                                          "report_outcome"}));
   EXPECT_EQ(*serve::ToolSchema("lookup_error")->at("required").begin(), "error_message");
   EXPECT_EQ(*serve::ToolSchema("get_error_detail")->at("required").begin(), "error_id");
   EXPECT_EQ(*serve::ToolSchema("batch_lookup")->at("required").begin(), "error_messages");

@@ -10,7 +10,7 @@ namespace kedb::cli {
 
 void RegisterServe(CLI::App& app, int* exit_code) {
   struct Args {
-    std::string kb, host = "127.0.0.1";
+    std::string kb, host = "127.0.0.1", store, token_file;
     int port = 8080, threads = 0, max_connections = 0, header_timeout = 10, body_timeout = 30;
     std::size_t max_body_mib = 16;
     bool allow_empty = false;
@@ -24,6 +24,10 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(1, 4096));
   cmd->add_flag("--allow-empty", args->allow_empty,
                 "Start (and reload) with a knowledge base that holds no record; without it that is an error");
+  AddStoreOption(cmd, &args->store);
+  cmd->add_option("--token-file", args->token_file,
+                  "File holding the token writes must carry (Authorization: Bearer TOKEN); default: $KEDB_TOKEN. "
+                  "Without one, the server takes no reports");
   cmd->add_option("--threads", args->threads, "Threads answering requests (default: one per core)")
       ->check(CLI::Range(0, 1024));
   cmd->add_option("--max-connections", args->max_connections,
@@ -40,7 +44,9 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       "refused and the old one keeps serving. SIGINT or SIGTERM stops.\n"
       "Example:\n"
       "  kedb serve --port 8080 &\n"
-      "  curl -s localhost:8080/v1/match -d '{\"text\":\"CUDNN_STATUS_BAD_PARAM\"}'");
+      "  curl -s localhost:8080/v1/match -d '{\"text\":\"CUDNN_STATUS_BAD_PARAM\"}'\n"
+      "  curl -s localhost:8080/v1/outcomes -H \"Authorization: Bearer $KEDB_TOKEN\" \\\n"
+      "    -d '{\"error_id\":\"cuda/cudnn-bn-epsilon-nan\",\"index\":1,\"outcome\":\"worked\"}'");
   cmd->callback([args, exit_code]() {
     std::string path = args->kb.empty() ? DefaultKbPath() : args->kb;
     serve::EngineSlot slot(path, DefaultCacheDir(path), args->allow_empty);
@@ -49,6 +55,21 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       *exit_code = kExitError;
       return;
     }
+    auto token = WriteToken(args->token_file);
+    if (!token.ok()) {
+      PrintError(fmt::format("kedb serve: {}\n", token.status().message()));
+      *exit_code = kExitError;
+      return;
+    }
+    // A store named on the command line must open; the default one is
+    // optional (reads work without it, reports are then refused).
+    bool store_failed = false;
+    auto store = OpenStoreFor(args->store, /*only_if_present=*/false, "kedb serve", &store_failed);
+    if (!store && !args->store.empty()) {
+      *exit_code = kExitError;
+      return;
+    }
+    slot.AttachStore(store.get(), *token);
     serve::ServeOptions options;
     options.host = args->host;
     options.port = args->port;
@@ -61,6 +82,12 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       std::cout << fmt::format("listening on http://{}:{}\n", args->host, port) << std::flush;
       std::cerr << fmt::format("kedb serve: {} records from {}\n", slot.info().records, path);
       if (slot.info().records == 0) std::cerr << "kedb serve: warning: the knowledge base is empty; nothing will match\n";
+      if (slot.store() == nullptr) {
+        std::cerr << "kedb serve: no outcome store: reports are off\n";
+      } else {
+        std::cerr << fmt::format("kedb serve: outcomes in {}; {}\n", slot.store()->Name(),
+                                 slot.write_token().empty() ? "reports are off (no token)" : "reports need the token");
+      }
     });
     if (!st.ok()) {
       PrintError(fmt::format("kedb serve: {}\n", st.message()));

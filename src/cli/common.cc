@@ -103,6 +103,22 @@ std::unique_ptr<store::OutcomeStore> OpenStoreFor(const std::string& spec, bool 
   return std::move(opened).value();
 }
 
+Result<std::string> WriteToken(const std::string& token_file) {
+  std::string token;
+  if (!token_file.empty()) {
+    std::ifstream in(token_file);
+    if (!in) return Status::IoError(fmt::format("--token-file {}: {}", token_file, std::strerror(errno)));
+    std::getline(in, token);
+  } else if (const char* env = std::getenv("KEDB_TOKEN"); env != nullptr) {
+    token = env;
+  }
+  while (!token.empty() && (token.back() == '\r' || token.back() == ' ' || token.back() == '\t')) token.pop_back();
+  if (!token.empty() && token.size() < 16) {
+    return Status::InvalidArgument(fmt::format("the write token has {} characters; use at least 16", token.size()));
+  }
+  return token;
+}
+
 void AddEnvOption(CLI::App* cmd, std::string* env) {
   cmd->add_option("--env", *env,
                   "Your environment as KEY=VALUE,...: versions (torch=2.2, cudnn=8.9, cuda=12.1) and os=linux|macos|windows; "

@@ -43,6 +43,11 @@ void AddStoreOption(CLI::App* cmd, std::string* store);
 std::unique_ptr<store::OutcomeStore> OpenStoreFor(const std::string& spec, bool only_if_present, const std::string& what,
                                                   bool* failed);
 
+// The token writes over HTTP must carry: the first line of `token_file`
+// when given, else $KEDB_TOKEN, else "" (writes off). A token shorter than
+// 16 characters is refused: it could be guessed.
+Result<std::string> WriteToken(const std::string& token_file);
+
 // Adds --env (parsed by the query layer).
 void AddEnvOption(CLI::App* cmd, std::string* env);
 

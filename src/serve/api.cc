@@ -6,7 +6,9 @@
 
 #include "serve/json_schema.h"
 #include "app/mine.h"
+#include "app/outcomes.h"
 #include "app/queries.h"
+#include "serve/outcome_request.h"
 
 namespace kedb::serve {
 // The questions themselves are the query layer's; this file maps wire
@@ -181,6 +183,31 @@ ApiReply Healthz(const EngineSlot& slot) {
 }
 
 
+// POST /v1/outcomes: who may write is decided before the body is read.
+ApiReply PostOutcome(const EngineSlot& slot, const Engine& engine, const ApiRequest& req) {
+  if (slot.store() == nullptr || slot.write_token().empty()) {
+    return ErrorReply(403, "writes_disabled",
+                      "this server takes no reports: start it with KEDB_TOKEN or --token-file set");
+  }
+  if (!req.may_write) {
+    ApiReply r = ErrorReply(401, "unauthorized", "reports need the server's token: Authorization: Bearer TOKEN");
+    r.bearer_challenge = true;
+    return r;
+  }
+  Json body;
+  JsonLimits limits;
+  limits.max_string_bytes = req.body.size() + 1;
+  if (Status err = ParseJson(req.body, limits, &body); !err.ok()) {
+    LineColumn lc = OffsetToLineColumn(req.body, err.offset());
+    return ErrorReply(400, "bad_request",
+                      fmt::format("request body: line {}, column {}: {}", lc.line, lc.column, err.message()));
+  }
+  app::OutcomeRequest q;
+  if (std::string e = OutcomeFromJson(body, &q); !e.empty()) return ErrorReply(400, "bad_request", "request body: " + e);
+  q.now = NowSeconds();
+  return FromAnswer(app::ReportOutcome(engine, *slot.store(), q));
+}
+
 ApiReply WrongMethod(const ApiRequest& req, const char* allow) {
   ApiReply r = ErrorReply(405, "method_not_allowed", fmt::format("{} {}: use {}", req.method, req.path, allow));
   r.allow = allow;
@@ -205,7 +232,7 @@ std::vector<ApiRoute> ApiRoutes() {
   return {{"post", "/v1/match"},        {"post", "/v1/scan"},   {"get", "/v1/errors/{id}"},
           {"get", "/v1/errors/{id}/chain"}, {"get", "/v1/search"}, {"get", "/v1/domains"},
           {"get", "/v1/domains/{domain}/errors"}, {"get", "/v1/stats"}, {"post", "/v1/mine"},
-          {"get", "/healthz"}};
+          {"post", "/v1/outcomes"},         {"get", "/healthz"}};
 }
 
 ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
@@ -221,6 +248,7 @@ ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
     return MatchOrScan(*engine, req, path == "/v1/scan");
   }
   if (path == "/v1/mine") return req.method == "POST" ? Mine(*engine, req) : WrongMethod(req, "POST");
+  if (path == "/v1/outcomes") return req.method == "POST" ? PostOutcome(slot, *engine, req) : WrongMethod(req, "POST");
   if (path == "/v1/search") {
     if (!get) return WrongMethod(req, "GET");
     SearchQuery q;
@@ -256,6 +284,7 @@ ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
       return FromAnswer(ChainById(*engine, id.substr(0, id.size() - 6), depth, lang));
     }
     if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
+    if (slot.store() != nullptr) return FromAnswer(app::RecordWithEvidence(*engine, *slot.store(), id, lang));
     return FromAnswer(RecordById(*engine, id, lang));
   }
   return ErrorReply(404, "not_found", fmt::format("no route for {} {}", req.method, path));

@@ -21,6 +21,7 @@ inline HttpRequest FromBeast(boost::beast::http::request<boost::beast::http::str
   request.origin = std::string(req[http::field::origin]);
   request.content_type = std::string(req[http::field::content_type]);
   request.mcp_protocol_version = std::string(req["MCP-Protocol-Version"]);
+  request.authorization = std::string(req[http::field::authorization]);
   request.body = std::move(req.body());
   return request;
 }

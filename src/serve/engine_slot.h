@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kedb/engine.h"
+#include "store/store.h"
 
 namespace kedb::serve {
 
@@ -39,6 +40,17 @@ class EngineSlot {
   };
   Info info() const;
 
+  // What the server knows beyond the records: the outcome store (nullptr:
+  // none, so reads show records as stored and writes are refused) and the
+  // token writes over HTTP must carry ("": writes over HTTP are refused).
+  // Set once before serving; the store must outlive the slot's use.
+  void AttachStore(store::OutcomeStore* store, std::string write_token) {
+    store_ = store;
+    write_token_ = std::move(write_token);
+  }
+  store::OutcomeStore* store() const { return store_; }
+  const std::string& write_token() const { return write_token_; }
+
  private:
   const std::string kb_path_, cache_dir_;
   const bool allow_empty_;
@@ -46,6 +58,8 @@ class EngineSlot {
   mutable std::mutex mu_;  // guards the fields below
   std::shared_ptr<const Engine> engine_;
   Info info_;
+  store::OutcomeStore* store_ = nullptr;
+  std::string write_token_;
 };
 
 }  // namespace kedb::serve

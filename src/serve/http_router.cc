@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "serve/assets.h"
+#include "serve/outcome_request.h"
 
 namespace kedb::serve {
 namespace {
@@ -51,6 +52,7 @@ HttpReply FromApi(ApiReply api) {
   r.content_type = std::move(api.content_type);
   r.body = std::move(api.body);
   if (!api.allow.empty()) r.headers.emplace_back("Allow", std::move(api.allow));
+  if (api.bearer_challenge) r.headers.emplace_back("WWW-Authenticate", "Bearer");
   return r;
 }
 
@@ -126,6 +128,7 @@ HttpReply HttpRouter::RouteChecked(const HttpRequest& request) const {
   }
   api.content_type = request.content_type;
   api.body = request.body;
+  api.may_write = TokenMatches(request.authorization, slot_.write_token());
   return FromApi(HandleApi(slot_, api));
 }
 
@@ -150,7 +153,15 @@ HttpReply HttpRouter::RouteMcp(const HttpRequest& request) const {
   if (!version.empty() && !IsSupportedMcpVersion(version)) {
     return HttpError(400, "bad_request", fmt::format("MCP-Protocol-Version {} is not supported", version));
   }
-  std::optional<std::string> reply = mcp_.Handle(request.body);
+  // A tool that writes needs the token over HTTP, as the API's writes do;
+  // the refusal is an HTTP 401 so a client can ask for credentials.
+  const bool may_write = TokenMatches(request.authorization, slot_.write_token());
+  if (!may_write && McpServer::WantsWrite(request.body)) {
+    HttpReply r = HttpError(401, "unauthorized", "this MCP tool writes: send Authorization: Bearer TOKEN");
+    r.headers.emplace_back("WWW-Authenticate", "Bearer");
+    return r;
+  }
+  std::optional<std::string> reply = mcp_.Handle(request.body, may_write);
   HttpReply r;
   if (!reply) {
     r.content_type.clear();

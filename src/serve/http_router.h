@@ -22,7 +22,7 @@ namespace kedb::serve {
 struct HttpRequest {
   std::string method;  // "GET", "POST", ...
   std::string target;  // "/v1/search?q=cudnn", as on the request line
-  std::string host, origin, content_type, mcp_protocol_version;
+  std::string host, origin, content_type, mcp_protocol_version, authorization;
   std::string body;
 };
 

@@ -79,7 +79,7 @@ Json ResourcesRead(const Engine& engine, const Json& params) {
 
 // The result object as text: the tool's structured answer comes as text
 // from the query layer and is spliced in, not parsed back.
-std::string ToolsCall(const Engine& engine, const Json& params) {
+std::string ToolsCall(const Engine& engine, store::OutcomeStore* store, bool may_write, const Json& params) {
   if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
     throw RpcError{-32602, "\"name\": is required and must be a string"};
   }
@@ -91,7 +91,8 @@ std::string ToolsCall(const Engine& engine, const Json& params) {
   if (Status err = CheckAgainstSchema(args, *schema); !err.ok()) {
     throw RpcError{-32602, fmt::format("{}: {}", name, err.message())};
   }
-  ToolResult r = CallTool(engine, name, args);
+  if (IsWriteTool(name) && !may_write) throw RpcError{-32602, fmt::format("{}: writing needs the server's token", name)};
+  ToolResult r = CallTool(engine, store, name, args);
   util::JsonWriter w;
   w.BeginObject().Key("content").BeginArray();
   w.BeginObject().Field("type", "text").Field("text", r.text).EndObject();
@@ -110,7 +111,17 @@ bool IsSupportedMcpVersion(std::string_view version) {
   return false;
 }
 
-std::optional<std::string> McpServer::Handle(std::string_view message) const {
+bool McpServer::WantsWrite(std::string_view message) {
+  Json msg = Json::parse(message.begin(), message.end(), nullptr, /*allow_exceptions=*/false);
+  if (!msg.is_object() || !msg.contains("method") || msg["method"] != "tools/call" || !msg.contains("params")) {
+    return false;
+  }
+  const Json& params = msg["params"];
+  return params.is_object() && params.contains("name") && params["name"].is_string() &&
+         IsWriteTool(params["name"].get<std::string>());
+}
+
+std::optional<std::string> McpServer::Handle(std::string_view message, bool may_write) const {
   Json msg = Json::parse(message.begin(), message.end(), nullptr, /*allow_exceptions=*/false);
   if (msg.is_discarded()) return ErrorMessage(nullptr, {-32700, "parse error: the message is not valid JSON"});
   if (msg.is_array()) {
@@ -149,7 +160,7 @@ std::optional<std::string> McpServer::Handle(std::string_view message) const {
       std::shared_ptr<const Engine> engine = slot_.Get();
       if (!engine) throw RpcError{-32603, "the knowledge base is still loading"};
       if (method == "tools/call") {
-        result_text = ToolsCall(*engine, params);
+        result_text = ToolsCall(*engine, slot_.store(), may_write, params);
       } else {
         result = method == "resources/list" ? ResourcesList(*engine, params) : ResourcesRead(*engine, params);
       }

@@ -31,7 +31,13 @@ class McpServer {
 
   // The reply to one message (a JSON text, no trailing newline), or nullopt
   // for notifications and for replies from the client. Thread-safe.
-  std::optional<std::string> Handle(std::string_view message) const;
+  // `may_write`: the sender may call tools that write (report_outcome);
+  // over stdio the user's own process always may.
+  std::optional<std::string> Handle(std::string_view message, bool may_write = true) const;
+
+  // Whether `message` calls a tool that writes, so a transport can ask for
+  // credentials before handing it over.
+  static bool WantsWrite(std::string_view message);
 
  private:
   const EngineSlot& slot_;

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include "app/mine.h"
+#include "app/outcomes.h"
 #include "app/queries.h"
+#include "serve/outcome_request.h"
 #include "util/json_writer.h"
 
 namespace kedb::serve {
@@ -125,6 +127,15 @@ Json BuildToolList() {
                     {"lang", LangSchema()}},
                    {"thread"});
   tools.push_back(std::move(mine));
+  Json report = Tool("report_outcome", "Report whether a fix worked",
+                     "Tell kedb whether one of a record's workarounds (or dead ends) worked when you tried it, so its "
+                     "success rate follows what happens. Give the record's id, which action (numbered from 1 as "
+                     "get_error_detail lists them), the outcome and, when known, the environment. Sending the same "
+                     "event_id again counts once.",
+                     OutcomeSchemaProperties(), {"error_id", "index", "outcome"});
+  report["annotations"]["readOnlyHint"] = false;
+  report["annotations"]["idempotentHint"] = false;  // without an event_id, each call is a new report
+  tools.push_back(std::move(report));
   return tools;
 }
 
@@ -163,7 +174,9 @@ const Json* ToolSchema(const std::string& name) {
   return nullptr;
 }
 
-ToolResult CallTool(const Engine& engine, const std::string& name, const Json& args) {
+bool IsWriteTool(const std::string& name) { return name == "report_outcome"; }
+
+ToolResult CallTool(const Engine& engine, store::OutcomeStore* store, const std::string& name, const Json& args) {
   Lang lang = LangOf(args);
   if (name == "lookup_error" || name == "scan_log") {
     MatchQuery q;
@@ -182,7 +195,17 @@ ToolResult CallTool(const Engine& engine, const std::string& name, const Json& a
     q.lang = lang;
     return FromAnswer(MatchEach(engine, args["error_messages"].get<std::vector<std::string>>(), q));
   }
-  if (name == "get_error_detail") return FromAnswer(RecordById(engine, args["error_id"].get<std::string>(), lang));
+  if (name == "get_error_detail") {
+    const std::string id = args["error_id"].get<std::string>();
+    return FromAnswer(store ? RecordWithEvidence(engine, *store, id, lang) : RecordById(engine, id, lang));
+  }
+  if (name == "report_outcome") {
+    if (!store) return ToolResult{"this server keeps no outcome reports", "{}", true};
+    OutcomeRequest q;
+    if (std::string e = OutcomeFromJson(args, &q); !e.empty()) return ToolResult{e, "{}", true};
+    q.now = NowSeconds();
+    return FromAnswer(ReportOutcome(engine, *store, q));
+  }
   if (name == "get_error_chain") {
     return FromAnswer(ChainById(engine, args["error_id"].get<std::string>(), args.value("depth", kChainDepth), lang));
   }

@@ -9,6 +9,7 @@
 
 #include "kedb/engine.h"
 #include "record/json_text.h"
+#include "store/store.h"
 
 namespace kedb::serve {
 
@@ -27,7 +28,13 @@ const Json& ToolList();
 // The input schema of `name`, or nullptr when there is no such tool.
 const Json* ToolSchema(const std::string& name);
 
-// Runs a tool on arguments already checked against its schema.
-ToolResult CallTool(const Engine& engine, const std::string& name, const Json& arguments);
+// Whether tool `name` writes (report_outcome): over HTTP it needs the
+// server's token.
+bool IsWriteTool(const std::string& name);
+
+// Runs a tool on arguments already checked against its schema. `store`
+// (may be null) holds outcome reports: report_outcome writes there, and
+// get_error_detail shows what it observed.
+ToolResult CallTool(const Engine& engine, store::OutcomeStore* store, const std::string& name, const Json& arguments);
 
 }  // namespace kedb::serve

@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <tuple>
 
@@ -49,6 +50,7 @@ class SqliteStore final : public OutcomeStore {
     if (std::string problem = CheckReport(r); !problem.empty()) {
       return Status::InvalidArgument(fmt::format("outcome report: {}", problem));
     }
+    std::lock_guard<std::mutex> lock(mu_);
     std::optional<SQLite::Transaction> tx;  // rolled back unless committed
     try {
       // IMMEDIATE takes the write lock first, so a concurrent writer waits
@@ -73,6 +75,7 @@ class SqliteStore final : public OutcomeStore {
   }
 
   Result<std::vector<ActionCounts>> Counts(std::string_view record_id) override {
+    std::lock_guard<std::mutex> lock(mu_);
     try {
       std::vector<ActionCounts> out;
       // Totals per action as reported, then per action and environment pair.
@@ -93,6 +96,7 @@ class SqliteStore final : public OutcomeStore {
   }
 
   Result<int64_t> Size() override {
+    std::lock_guard<std::mutex> lock(mu_);
     try {
       return static_cast<int64_t>(db_->execAndGet("SELECT COUNT(*) FROM outcomes").getInt64());
     } catch (const SQLite::Exception& e) {
@@ -180,6 +184,9 @@ class SqliteStore final : public OutcomeStore {
     }
   }
 
+  // One connection, used by one call at a time: a transaction must not
+  // interleave with another thread's statements.
+  std::mutex mu_;
   std::unique_ptr<SQLite::Database> db_;
   std::string name_;
 };

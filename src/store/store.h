@@ -5,7 +5,8 @@
 // returns only after the report is on disk, so a report that was
 // acknowledged survives the process being killed at any moment, and
 // several processes may write to one file at once (each write waits for
-// the others, up to a few seconds).
+// the others, up to ten seconds). A store object may be shared by threads:
+// its calls run one at a time.
 //
 // Records stay as their files say; a store holds only what was observed
 // about them (posterior.h turns that into rates).

@@ -2,6 +2,7 @@
 // failing with a clear message, and skipping (exit 77) when a tool is absent.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 
@@ -32,10 +33,14 @@ export function binaryAndKb(name) {
 }
 
 // Starts `kedb serve --port 0 ...extra` and resolves to {url, proc, stderr()}
-// once it prints "listening on http://HOST:PORT".
-export function startServer(bin, kb, extra = []) {
+// once it prints "listening on http://HOST:PORT". Its outcome store is a
+// fresh file of its own (never the user's); `env` is added to the server's
+// environment (KEDB_TOKEN turns reports on).
+export function startServer(bin, kb, extra = [], env = {}) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(bin, ['serve', '--kb', kb, '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const store = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kedb-js-store-')), 'outcomes.sqlite');
+    const args = ['serve', '--kb', kb, '--port', '0', '--store', store, ...extra];
+    const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let err = '';
     proc.stderr.on('data', (d) => { err = (err + d).slice(-8000); });
     const timer = setTimeout(() => reject(new Failure(`kedb serve did not start within 60 s: ${err}`)), 60000);

@@ -4,6 +4,9 @@
 //
 // usage: node tests/js/mcp_sdk.mjs <kedb-binary> <kb-path>
 // exit:  0 passed, 1 failed, 2 bad usage, 77 skipped (SDK not installed)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { binaryAndKb, expect, run, skip, startServer } from './lib.mjs';
 
 const NAME = 'mcp_sdk';
@@ -33,7 +36,7 @@ async function exercise(client, transportName) {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
   const want = ['batch_lookup', 'get_domain_stats', 'get_error_chain', 'get_error_detail', 'list_error_domains',
-    'list_errors_by_domain', 'lookup_error', 'mine_thread', 'scan_log', 'search_errors'];
+    'list_errors_by_domain', 'lookup_error', 'mine_thread', 'report_outcome', 'scan_log', 'search_errors'];
   expect(JSON.stringify(names) === JSON.stringify(want), where(`tools are ${names}`));
   const lookup = tools.find((t) => t.name === 'lookup_error');
   expect(lookup.inputSchema.required?.[0] === 'error_message', where('lookup_error does not require error_message'));
@@ -112,8 +115,17 @@ async function exercise(client, transportName) {
 await run(NAME, async (setServer) => {
   // stdio, as an agent's configuration launches it.
   const stdioClient = new sdk.Client({ name: 'kedb-test', version: '1.0.0' });
-  await stdioClient.connect(new sdk.StdioClientTransport({ command: bin, args: ['mcp', '--kb', kb], stderr: 'pipe' }));
+  const store = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kedb-mcp-store-')), 'outcomes.sqlite');
+  await stdioClient.connect(new sdk.StdioClientTransport({ command: bin, args: ['mcp', '--kb', kb, '--store', store], stderr: 'pipe' }));
   const viaStdio = await exercise(stdioClient, 'stdio');
+  // Over stdio the agent's own process may report; the rate moves at once.
+  const report = { error_id: ID, index: 1, outcome: 'failed', env: { os: 'linux' }, event_id: 'mcp-test-1' };
+  const reported = await stdioClient.callTool({ name: 'report_outcome', arguments: report });
+  expect(!reported.isError && reported.structuredContent?.observed?.failed === 1, `report_outcome: ${JSON.stringify(reported).slice(0, 300)}`);
+  const again = await stdioClient.callTool({ name: 'report_outcome', arguments: report });
+  expect(again.structuredContent?.duplicate === true && again.structuredContent?.observed?.failed === 1, 'a repeated event_id counted twice');
+  const seen = await stdioClient.callTool({ name: 'get_error_detail', arguments: { error_id: ID } });
+  expect(seen.structuredContent?.observed?.workarounds?.[0]?.failed === 1, 'get_error_detail does not carry the observed counts');
   await stdioClient.close();
 
   // Streamable HTTP on kedb serve.
@@ -122,6 +134,14 @@ await run(NAME, async (setServer) => {
   const httpClient = new sdk.Client({ name: 'kedb-test', version: '1.0.0' });
   await httpClient.connect(new sdk.StreamableHTTPClientTransport(new URL('/mcp', server.url)));
   const viaHttp = await exercise(httpClient, 'http');
+  // Over HTTP, writing needs the server's token: without one it is refused.
+  let refused = false;
+  try {
+    await httpClient.callTool({ name: 'report_outcome', arguments: { error_id: ID, index: 1, outcome: 'worked' } });
+  } catch (e) {
+    refused = /401|unauthorized|token/i.test(String(e));
+  }
+  expect(refused, 'report_outcome over HTTP without a token was not refused');
   await httpClient.close();
 
   expect(viaStdio === viaHttp, 'stdio and HTTP answered differently');

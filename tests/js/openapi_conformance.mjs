@@ -33,7 +33,8 @@ function urlFor(base, template, parameters = []) {
 }
 
 await run(NAME, async (setServer) => {
-  const server = await startServer(bin, kb, ['--max-body', '1']);
+  const token = 'conformance-token-0123456789';
+  const server = await startServer(bin, kb, ['--max-body', '1'], { KEDB_TOKEN: token });
   setServer(server);
   const doc = await (await fetch(new URL('/v1/openapi.json', server.url))).json();
   expect(doc.openapi === '3.1.0', `openapi is ${doc.openapi}`);
@@ -62,6 +63,7 @@ await run(NAME, async (setServer) => {
       const bodies = op.requestBody ? Object.entries(op.requestBody.content) : [[null, null]];
       for (const [type, media] of bodies) {
         const init = { method: method.toUpperCase(), headers: {} };
+        if (op.security) init.headers.authorization = `Bearer ${token}`;
         if (type) {
           init.headers['content-type'] = type;
           init.headers.accept = 'application/json, text/event-stream';
@@ -74,7 +76,7 @@ await run(NAME, async (setServer) => {
       }
     }
   }
-  expect(operations === 12, `the document has ${operations} operations, expected 12`);
+  expect(operations === 13, `the document has ${operations} operations, expected 13`);
 
   // Documented errors, provoked.
   const post = (p, body, type = 'application/json') =>
@@ -92,6 +94,10 @@ await run(NAME, async (setServer) => {
     ['/v1/stats', 'get', () => fetch(new URL('/v1/stats?domain=no-such-domain', server.url)), 404],
     ['/v1/mine', 'post', () => post('/v1/mine', '{"thread": 3}'), 400],
     ['/v1/mine', 'post', () => post('/v1/mine', 'x', 'image/png'), 415],
+    ['/v1/outcomes', 'post', () => post('/v1/outcomes', '{"error_id": "cuda/cudnn-bn-epsilon-nan", "index": 1, "outcome": "worked"}'), 401],
+    ['/v1/outcomes', 'post', () => fetch(new URL('/v1/outcomes', server.url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer wrong-token-0123456789ab' }, body: '{}' }), 401],
+    ['/v1/outcomes', 'post', () => fetch(new URL('/v1/outcomes', server.url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"error_id": "cuda/cudnn-bn-epsilon-nan", "index": 99, "outcome": "worked"}' }), 400],
+    ['/v1/outcomes', 'post', () => fetch(new URL('/v1/outcomes', server.url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"error_id": "no/such-record", "index": 1, "outcome": "worked"}' }), 404],
     ['/mcp', 'post', () => fetch(new URL('/mcp', server.url), { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://evil.example' }, body: '{}' }), 403],
     ['/mcp', 'post', () => fetch(new URL('/mcp', server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' }), 202],
   ];
