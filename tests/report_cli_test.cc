@@ -58,6 +58,31 @@ TEST(ReportCli, AReportMovesTheRateShownEverywhere) {
   EXPECT_NE(card.out.find("reported: 0 worked, 1 failed"), std::string::npos) << card.out;
 }
 
+TEST(ReportCli, MatchAndScanOrderFixesByWhatWasReported) {
+  TempDir tmp;
+  const std::string message =
+      "'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0'";
+  auto before = nlohmann::json::parse(RunKedb("match --json " + message + " " + Kb() + " " + StoreArg(tmp)).out);
+  const std::string first = before["matches"][0]["workarounds"][0]["action"];
+  EXPECT_EQ(first.rfind("Set epsilon", 0), 0u) << first;  // curated 95% before 90%
+  // Six people report that it failed: it falls below the other one.
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_EQ(RunKedb(std::string("report ") + kId + " --workaround 1 --failed " + Kb() + " " + StoreArg(tmp)).exit_code, 0);
+  }
+  auto after = nlohmann::json::parse(RunKedb("match --json " + message + " " + Kb() + " " + StoreArg(tmp)).out);
+  const auto& ws = after["matches"][0]["workarounds"];
+  EXPECT_EQ(ws[0]["action"].get<std::string>().rfind("If epsilon", 0), 0u) << ws.dump();
+  EXPECT_EQ(ws[1]["curated_rate"], 0.95);
+  EXPECT_EQ(ws[1]["observed"]["failed"], 6);
+  EXPECT_NEAR(ws[1]["success_rate"].get<double>(), 9.5 / 16.0, 1e-9);
+  // A scan shows the same numbers.
+  auto scan = RunKedb("scan --json - " + Kb() + " " + StoreArg(tmp),
+                      "epoch 1\nRuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0\n");
+  auto blocks = nlohmann::json::parse(scan.out)["blocks"];
+  ASSERT_FALSE(blocks.empty()) << scan.out;
+  EXPECT_EQ(blocks[0]["matches"][0]["workarounds"], ws);
+}
+
 TEST(ReportCli, TheRecordsOwnFieldsStayAsStored) {
   TempDir tmp;
   ASSERT_EQ(RunKedb(std::string("report ") + kId + " --dead-end 1 --failed " + Kb() + " " + StoreArg(tmp)).exit_code, 0);

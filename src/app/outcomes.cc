@@ -78,6 +78,22 @@ Answer ReportOutcome(const Engine& engine, store::OutcomeStore& store, const Out
   return answer;
 }
 
+ObservedRates ObservedFor(store::OutcomeStore* store, const std::vector<const Record*>& records, std::string* note) {
+  ObservedRates out;
+  if (!store) return out;
+  for (const Record* r : records) {
+    if (out.contains(r->id)) continue;
+    auto counts = store->Counts(r->id);
+    if (!counts.ok()) {
+      *note = fmt::format("observed rates left out: {}", counts.status().message());
+      return {};
+    }
+    if (counts->empty()) continue;
+    out.emplace(r->id, store::Evidence(*r, *counts));
+  }
+  return out;
+}
+
 Answer RecordWithEvidence(const Engine& engine, store::OutcomeStore& store, const std::string& id, Lang lang) {
   const Record* record = engine.kb().Find(id);
   if (!record) return Answer::Error(Answer::Kind::kNotFound, NotFoundMessage(engine, id));

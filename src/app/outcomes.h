@@ -33,4 +33,10 @@ Answer ReportOutcome(const Engine& engine, store::OutcomeStore& store, const Out
 // card shows posterior rates.
 Answer RecordWithEvidence(const Engine& engine, store::OutcomeStore& store, const std::string& id, Lang lang);
 
+// What `store` observed about `records` (each once, by id), for the match
+// and scan renderers; records nothing was reported about are left out.
+// Without a store, or when it cannot be read (then `*note` says why), the
+// result is empty and rates are shown as curated.
+ObservedRates ObservedFor(store::OutcomeStore* store, const std::vector<const Record*>& records, std::string* note);
+
 }  // namespace kedb::app

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "app/outcomes.h"
 #include "kb/stats.h"
 #include "kedb/graph.h"
 #include "logs/cluster.h"
@@ -61,13 +62,27 @@ Answer Answer::Error(Kind kind, std::string message) {
   return a;
 }
 
+namespace {
+
+std::vector<const Record*> RecordsOf(const std::vector<Match>& matches) {
+  std::vector<const Record*> out;
+  for (const Match& m : matches) out.push_back(m.record);
+  return out;
+}
+
+}  // namespace
+
 Answer MatchText(const Engine& engine, const MatchQuery& q) {
   MatchOptions options;
   Answer error;
   if (!Options(q, &options, &error)) return error;
   MatchResult result = engine.Match(q.text, options);
-  return Ok(RenderMatchJson(result, q.lang), q.want_text ? RenderMatchText(result, q.lang) : "",
-            !result.matches.empty());
+  std::string note;
+  const ObservedRates observed = ObservedFor(q.store, RecordsOf(result.matches), &note);
+  Answer a = Ok(RenderMatchJson(result, q.lang, &observed), q.want_text ? RenderMatchText(result, q.lang, &observed) : "",
+                !result.matches.empty());
+  a.notes = note;
+  return a;
 }
 
 Answer ScanLog(const Engine& engine, const MatchQuery& q) {
@@ -85,8 +100,16 @@ Answer ScanLog(const Engine& engine, std::istream& in, const MatchQuery& q) {
   ScanResult result;
   Status st = engine.Scan(in, options, &result);
   if (!st.ok()) return Answer::Error(Answer::Kind::kInvalid, st.message());
-  return Ok(RenderScanJson(result, q.lang), q.want_text ? RenderScanText(result, q.lang) : "",
-            result.summary.known > 0);
+  std::vector<const Record*> records;
+  for (const ErrorBlock& b : result.blocks) {
+    for (const Match& m : b.matches) records.push_back(m.record);
+  }
+  std::string note;
+  const ObservedRates observed = ObservedFor(q.store, records, &note);
+  Answer a = Ok(RenderScanJson(result, q.lang, &observed), q.want_text ? RenderScanText(result, q.lang, &observed) : "",
+                result.summary.known > 0);
+  a.notes = note;
+  return a;
 }
 
 Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, const MatchQuery& q) {
@@ -100,13 +123,15 @@ Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, co
   for (std::size_t i = 0; i < texts.size(); ++i) {
     MatchResult result = engine.Match(texts[i], options);
     any |= !result.matches.empty();
-    WriteMatchJson(json, result, q.lang);  // what MatchText answers for that text alone
+    std::string note;
+    const ObservedRates observed = ObservedFor(q.store, RecordsOf(result.matches), &note);
+    WriteMatchJson(json, result, q.lang, &observed);  // what MatchText answers for that text alone
     std::string_view head(texts[i]);
     head = head.substr(0, head.find('\n')).substr(0, 100);
     text += fmt::format("## {}. {}\n", i + 1, head);
     MatchResult best = result;
     if (best.matches.size() > 1) best.matches.resize(1);
-    text += RenderMatchText(best, q.lang) + "\n";
+    text += RenderMatchText(best, q.lang, &observed) + "\n";
   }
   json.EndArray().EndObject();
   return Ok(json.Take() + "\n", text, any);

@@ -17,6 +17,9 @@
 namespace kedb::logs {
 class Clusterer;
 }  // namespace kedb::logs
+namespace kedb::store {
+class OutcomeStore;
+}  // namespace kedb::store
 
 namespace kedb::app {
 
@@ -61,6 +64,9 @@ struct MatchQuery {
   Lang lang = Lang::kEn;
   bool all_lines = false;   // scans only: ScanOptions::all_lines
   std::size_t threads = 1;  // scans only: ScanOptions::threads
+  // Where outcome reports are kept (null: none): workarounds and dead ends
+  // are then shown with their observed rates (app/outcomes.h).
+  store::OutcomeStore* store = nullptr;
 };
 
 struct SearchQuery {

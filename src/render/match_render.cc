@@ -26,6 +26,48 @@ std::vector<std::size_t> ByRate(const std::vector<T>& items, Rate rate) {
   return order;
 }
 
+// The evidence about `r`'s action `i` (0-based) of `kind` when it was
+// reported on, else nullptr.
+const store::ActionEvidence* Seen(const ObservedRates* observed, const Record& r, store::ActionKind kind, std::size_t i) {
+  if (!observed) return nullptr;
+  auto it = observed->find(r.id);
+  if (it == observed->end()) return nullptr;
+  for (const store::ActionEvidence& a : it->second.actions) {
+    if (a.kind == kind && a.position == static_cast<int>(i + 1)) return a.reports() > 0 ? &a : nullptr;
+  }
+  return nullptr;
+}
+
+// The rates a reader is shown: the posterior where there are reports.
+std::vector<double> WorkaroundRates(const Record& r, const ObservedRates* observed) {
+  std::vector<double> rates;
+  for (std::size_t i = 0; i < r.workarounds.size(); ++i) {
+    const auto* seen = Seen(observed, r, store::ActionKind::kWorkaround, i);
+    rates.push_back(seen ? seen->rate.mean : r.workarounds[i].success_rate);
+  }
+  return rates;
+}
+std::vector<double> DeadEndRates(const Record& r, const ObservedRates* observed) {
+  std::vector<double> rates;
+  for (std::size_t i = 0; i < r.dead_ends.size(); ++i) {
+    const auto* seen = Seen(observed, r, store::ActionKind::kDeadEnd, i);
+    rates.push_back(seen ? seen->rate.mean : r.dead_ends[i].fail_rate);
+  }
+  return rates;
+}
+
+std::vector<std::size_t> Descending(const std::vector<double>& rates) {
+  return ByRate(rates, [](double x) { return x; });
+}
+
+void WriteSeen(util::JsonWriter& w, const store::ActionEvidence* seen, double curated) {
+  if (!seen) return;
+  w.Field("curated_rate", curated);
+  w.Key("observed").BeginObject().Field("worked", seen->worked).Field("failed", seen->failed);
+  w.Field("partial", seen->partial);
+  w.Key("interval").BeginArray().Double(seen->rate.low).Double(seen->rate.high).EndArray().EndObject();
+}
+
 std::string Shorten(std::string s, std::size_t max_bytes) {
   if (s.size() <= max_bytes) return s;
   std::size_t cut = max_bytes;
@@ -35,7 +77,7 @@ std::string Shorten(std::string s, std::size_t max_bytes) {
 
 // One match as JSON. Written straight to text rather than through a JSON
 // tree: see util/json_writer.h for why.
-void WriteMatch(util::JsonWriter& w, const Match& m, Lang lang) {
+void WriteMatch(util::JsonWriter& w, const Match& m, Lang lang, const ObservedRates* observed) {
   const Record& r = *m.record;
   w.BeginObject();
   w.Field("id", r.id);
@@ -59,15 +101,19 @@ void WriteMatch(util::JsonWriter& w, const Match& m, Lang lang) {
   w.Key("fix_success_rate").OptionalDouble(r.fix_success_rate);
   w.Key("record_confidence").OptionalDouble(r.confidence);  // what its authors state
   w.Key("workarounds").BeginArray();
-  for (std::size_t i : ByRate(r.workarounds, [](const Workaround& wa) { return wa.success_rate; })) {
-    w.BeginObject().Field("action", WorkaroundText(r, i, lang));
-    w.Field("success_rate", r.workarounds[i].success_rate).EndObject();
+  const std::vector<double> rates = WorkaroundRates(r, observed);
+  for (std::size_t i : Descending(rates)) {
+    w.BeginObject().Field("action", WorkaroundText(r, i, lang)).Field("success_rate", rates[i]);
+    WriteSeen(w, Seen(observed, r, store::ActionKind::kWorkaround, i), r.workarounds[i].success_rate);
+    w.EndObject();
   }
   w.EndArray();
   w.Key("dead_ends").BeginArray();
-  for (std::size_t i : ByRate(r.dead_ends, [](const DeadEnd& d) { return d.fail_rate; })) {
+  const std::vector<double> fails = DeadEndRates(r, observed);
+  for (std::size_t i : Descending(fails)) {
     const DeadEnd& d = r.dead_ends[i];
-    w.BeginObject().Field("action", d.action).Field("why_fails", d.why_fails).Field("fail_rate", d.fail_rate);
+    w.BeginObject().Field("action", d.action).Field("why_fails", d.why_fails).Field("fail_rate", fails[i]);
+    WriteSeen(w, Seen(observed, r, store::ActionKind::kDeadEnd, i), d.fail_rate);
     w.EndObject();
   }
   w.EndArray();
@@ -81,7 +127,7 @@ void WriteMatch(util::JsonWriter& w, const Match& m, Lang lang) {
   w.EndObject();
 }
 
-std::string MatchText(const Match& m, std::size_t rank, Lang lang) {
+std::string MatchText(const Match& m, std::size_t rank, Lang lang, const ObservedRates* observed) {
   const Record& r = *m.record;
   bool zh = lang == Lang::kZh;
   std::string out = fmt::format("{}. {}  ({} {:.0f}%, {} {})\n", rank, r.id, zh ? "置信度" : "confidence",
@@ -89,16 +135,21 @@ std::string MatchText(const Match& m, std::size_t rank, Lang lang) {
   out += "   " + Shorten(Pick(lang, r.signature_zh, r.signature), 200) + "\n";
   std::string cause = Pick(lang, r.root_cause_zh, r.root_cause);
   if (!cause.empty()) out += fmt::format("   {} {}\n", zh ? "原因：" : "cause:", Shorten(cause, 300));
-  auto ws = ByRate(r.workarounds, [](const Workaround& w) { return w.success_rate; });
+  const std::vector<double> rates = WorkaroundRates(r, observed);
+  auto ws = Descending(rates);
   for (std::size_t k = 0; k < ws.size() && k < 2; ++k) {
-    out += fmt::format("   {} {:>3.0f}% {}\n", zh ? "可试：" : "try  ", r.workarounds[ws[k]].success_rate * 100,
-                       Shorten(WorkaroundText(r, ws[k], lang), 200));
+    const auto* seen = Seen(observed, r, store::ActionKind::kWorkaround, ws[k]);
+    out += fmt::format("   {} {:>3.0f}% {}{}\n", zh ? "可试：" : "try  ", rates[ws[k]] * 100,
+                       Shorten(WorkaroundText(r, ws[k], lang), 200),
+                       seen ? fmt::format(" ({} {}/{})", zh ? "反馈有效" : "reported worked", seen->worked, seen->reports())
+                            : "");
   }
-  auto ds = ByRate(r.dead_ends, [](const DeadEnd& d) { return d.fail_rate; });
+  const std::vector<double> fails = DeadEndRates(r, observed);
+  auto ds = Descending(fails);
   if (!ds.empty()) {
     const DeadEnd& d = r.dead_ends[ds[0]];
     std::string what = d.action.empty() ? d.why_fails : d.action;
-    out += fmt::format("   {} {:>3.0f}% {}\n", zh ? "勿试：" : "avoid", d.fail_rate * 100, Shorten(what, 200));
+    out += fmt::format("   {} {:>3.0f}% {}\n", zh ? "勿试：" : "avoid", fails[ds[0]] * 100, Shorten(what, 200));
   }
   if (!r.attribution.empty()) out += fmt::format("   ({})\n", r.attribution);
   return out;
@@ -106,25 +157,25 @@ std::string MatchText(const Match& m, std::size_t rank, Lang lang) {
 
 }  // namespace
 
-std::string RenderMatchText(const MatchResult& result, Lang lang) {
+std::string RenderMatchText(const MatchResult& result, Lang lang, const ObservedRates* observed) {
   if (result.matches.empty()) return lang == Lang::kZh ? "未找到已知错误。\n" : "No known error found.\n";
   std::string out;
   for (std::size_t i = 0; i < result.matches.size(); ++i) {
     if (i) out += "\n";
-    out += MatchText(result.matches[i], i + 1, lang);
+    out += MatchText(result.matches[i], i + 1, lang, observed);
   }
   return out;
 }
 
-void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang) {
+void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang, const ObservedRates* observed) {
   w.BeginObject().Key("matches").BeginArray();
-  for (const auto& m : result.matches) WriteMatch(w, m, lang);
+  for (const auto& m : result.matches) WriteMatch(w, m, lang, observed);
   w.EndArray().Field("abstained", result.abstained).EndObject();
 }
 
-std::string RenderMatchJson(const MatchResult& result, Lang lang) {
+std::string RenderMatchJson(const MatchResult& result, Lang lang, const ObservedRates* observed) {
   util::JsonWriter w;
-  WriteMatchJson(w, result, lang);
+  WriteMatchJson(w, result, lang, observed);
   return w.Take() + "\n";
 }
 
@@ -144,7 +195,7 @@ std::string_view KindName(BlockKind kind, Lang lang) {
   return (lang == Lang::kZh ? kNamesZh : kNames)[static_cast<std::size_t>(kind)];
 }
 
-std::string BlockText(const ErrorBlock& b, Lang lang) {
+std::string BlockText(const ErrorBlock& b, Lang lang, const ObservedRates* observed) {
   const bool zh = lang == Lang::kZh;
   std::string where = b.first_line == b.last_line ? fmt::format("{} {}", zh ? "行" : "line", b.first_line)
                                                   : fmt::format("{} {}-{}", zh ? "行" : "lines", b.first_line, b.last_line);
@@ -156,11 +207,11 @@ std::string BlockText(const ErrorBlock& b, Lang lang) {
   if (b.matches.empty()) {
     out += zh ? "   没有匹配的已知错误\n" : "   no known error matches\n";
   }
-  for (std::size_t i = 0; i < b.matches.size(); ++i) out += MatchText(b.matches[i], i + 1, lang);
+  for (std::size_t i = 0; i < b.matches.size(); ++i) out += MatchText(b.matches[i], i + 1, lang, observed);
   return out + "\n";
 }
 
-void WriteBlock(util::JsonWriter& w, const ErrorBlock& b, Lang lang) {
+void WriteBlock(util::JsonWriter& w, const ErrorBlock& b, Lang lang, const ObservedRates* observed) {
   w.BeginObject();
   w.Field("kind", BlockKindName(b.kind));
   w.Key("lines").BeginArray().UInt(b.first_line).UInt(b.last_line).EndArray();
@@ -179,7 +230,7 @@ void WriteBlock(util::JsonWriter& w, const ErrorBlock& b, Lang lang) {
     w.Null();
   }
   w.Key("matches").BeginArray();
-  for (const auto& m : b.matches) WriteMatch(w, m, lang);
+  for (const auto& m : b.matches) WriteMatch(w, m, lang, observed);
   w.EndArray();
   w.Field("abstained", b.matches.empty());
   w.EndObject();
@@ -187,9 +238,9 @@ void WriteBlock(util::JsonWriter& w, const ErrorBlock& b, Lang lang) {
 
 }  // namespace
 
-std::string RenderScanText(const ScanResult& result, Lang lang) {
+std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed) {
   std::string out;
-  for (const auto& b : result.blocks) out += BlockText(b, lang);
+  for (const auto& b : result.blocks) out += BlockText(b, lang, observed);
   const ScanSummary& s = result.summary;
   out += fmt::format("{} lines, {} bytes scanned; {} error block(s), {} with a known error", s.lines, s.bytes,
                      s.blocks, s.known);
@@ -198,10 +249,10 @@ std::string RenderScanText(const ScanResult& result, Lang lang) {
   return out + "\n";
 }
 
-std::string RenderScanJson(const ScanResult& result, Lang lang) {
+std::string RenderScanJson(const ScanResult& result, Lang lang, const ObservedRates* observed) {
   util::JsonWriter w;
   w.BeginObject().Key("blocks").BeginArray();
-  for (const auto& b : result.blocks) WriteBlock(w, b, lang);
+  for (const auto& b : result.blocks) WriteBlock(w, b, lang, observed);
   w.EndArray();
   const ScanSummary& s = result.summary;
   w.Key("summary").BeginObject();

@@ -52,24 +52,36 @@ std::string RenderLintJson(const LintReport& report);
 
 #include "kedb/match.h"
 #include "kedb/search.h"
+#include <unordered_map>
+
 #include "logs/cluster.h"
+#include "store/posterior.h"
 #include "util/json_writer.h"
 
 namespace kedb {
 
+// What was observed about some records, by record id (store/posterior.h):
+// given to a renderer, an action that was reported on shows its posterior
+// rate, ordered by it, with the counts behind it, in place of the curated
+// rate.
+using ObservedRates = std::unordered_map<std::string, store::RecordEvidence>;
+
 // `kedb match`: a numbered list for people; one JSON object (one line) for
-// programs, in the shape {"matches":[...],"abstained":bool}.
-std::string RenderMatchText(const MatchResult& result, Lang lang);
-std::string RenderMatchJson(const MatchResult& result, Lang lang);
+// programs, in the shape {"matches":[...],"abstained":bool}. A workaround
+// is {"action","success_rate"} and, when it was reported on,
+// "curated_rate" and "observed":{"worked","failed","partial","interval"};
+// a dead end likewise with "fail_rate".
+std::string RenderMatchText(const MatchResult& result, Lang lang, const ObservedRates* observed = nullptr);
+std::string RenderMatchJson(const MatchResult& result, Lang lang, const ObservedRates* observed = nullptr);
 // The same object written into `w`, for an answer that holds several.
-void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang);
+void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang, const ObservedRates* observed = nullptr);
 
 // `kedb scan`: error blocks root first, each with its decisive line and
 // known errors, then a summary line. JSON: one object
 // {"blocks":[{"kind","lines":[a,b],"decisive_line","decisive","frames",
 // "frame_count","count","root","caused_by","matches":[...],"abstained"}],
 // "summary":{...}}.
-std::string RenderScanText(const ScanResult& result, Lang lang);
+std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed = nullptr);
 
 // `kedb search`: a numbered list with the words that matched; JSON
 // {"hits":[{"id","score","signature","domain","terms"}]}.
@@ -81,7 +93,7 @@ std::string RenderSearchJson(const SearchResult& result, Lang lang);
 // {"templates":[{"template","count","example","regex","members","verified"}]}.
 std::string RenderClusterText(const std::vector<logs::Template>& templates);
 std::string RenderClusterJson(const std::vector<logs::Template>& templates);
-std::string RenderScanJson(const ScanResult& result, Lang lang);
+std::string RenderScanJson(const ScanResult& result, Lang lang, const ObservedRates* observed = nullptr);
 
 }  // namespace kedb
 

@@ -99,10 +99,11 @@ bool IsText(const std::string& content_type) { return content_type.rfind("text/p
 
 // POST /v1/match and /v1/scan: a JSON body, or the text itself as text/plain
 // with options in the query string (handy for curl --data-binary @log).
-ApiReply MatchOrScan(const Engine& engine, const ApiRequest& req, bool scan) {
+ApiReply MatchOrScan(const Engine& engine, store::OutcomeStore* store, const ApiRequest& req, bool scan) {
   const char* field = scan ? "log" : "text";
   MatchQuery q;
   q.want_text = false;  // the API answers in JSON only
+  q.store = store;
   if (IsText(req.content_type)) {
     Params p(req);
     q.text = req.body;
@@ -245,7 +246,7 @@ ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
 
   if (path == "/v1/match" || path == "/v1/scan") {
     if (req.method != "POST") return WrongMethod(req, "POST");
-    return MatchOrScan(*engine, req, path == "/v1/scan");
+    return MatchOrScan(*engine, slot.store(), req, path == "/v1/scan");
   }
   if (path == "/v1/mine") return req.method == "POST" ? Mine(*engine, req) : WrongMethod(req, "POST");
   if (path == "/v1/outcomes") return req.method == "POST" ? PostOutcome(slot, *engine, req) : WrongMethod(req, "POST");

@@ -185,6 +185,7 @@ ToolResult CallTool(const Engine& engine, store::OutcomeStore* store, const std:
     q.top = args.value("top", scan ? kScanTop : kMatchTop);
     q.env = args.value("env", "");
     q.lang = lang;
+    q.store = store;
     if (scan) q.all_lines = args.value("all_lines", false);
     return FromAnswer(scan ? ScanLog(engine, q) : MatchText(engine, q));
   }
@@ -193,6 +194,7 @@ ToolResult CallTool(const Engine& engine, store::OutcomeStore* store, const std:
     q.top = 1;
     q.env = args.value("env", "");
     q.lang = lang;
+    q.store = store;
     return FromAnswer(MatchEach(engine, args["error_messages"].get<std::vector<std::string>>(), q));
   }
   if (name == "get_error_detail") {
