@@ -83,6 +83,29 @@ TEST(ReportCli, MatchAndScanOrderFixesByWhatWasReported) {
   EXPECT_EQ(blocks[0]["matches"][0]["workarounds"], ws);
 }
 
+TEST(ReportCli, ScansCountWhatTheyIdentifyOncePerLog) {
+  TempDir tmp;
+  const std::string error = "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0\n";
+  const std::string log = "step 1\n" + error + "step 2\n" + error + error;
+  for (int job = 0; job < 2; ++job) {
+    auto r = RunKedb("scan --record-hits - " + Kb() + " " + StoreArg(tmp), log);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+  }
+  // A scan without the flag counts nothing.
+  ASSERT_EQ(RunKedb("scan - " + Kb() + " " + StoreArg(tmp), log).exit_code, 0);
+  auto stats = RunKedb("stats --hits --json " + Kb() + " " + StoreArg(tmp));
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  auto records = nlohmann::json::parse(stats.out)["records"];
+  ASSERT_EQ(records.size(), 1u) << stats.out;
+  EXPECT_EQ(records[0]["id"], kId);
+  EXPECT_EQ(records[0]["day"], 2);  // two jobs, however often each printed it
+  EXPECT_EQ(records[0]["daily"][29], 2);
+  auto text = RunKedb("stats --hits " + Kb() + " " + StoreArg(tmp));
+  EXPECT_NE(text.out.find("cuda/cudnn-bn-epsilon-nan"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("█"), std::string::npos) << text.out;  // today's bar is the tallest
+}
+
 TEST(ReportCli, TheRecordsOwnFieldsStayAsStored) {
   TempDir tmp;
   ASSERT_EQ(RunKedb(std::string("report ") + kId + " --dead-end 1 --failed " + Kb() + " " + StoreArg(tmp)).exit_code, 0);

@@ -135,5 +135,18 @@ TEST(ServeOutcomes, McpOverHttpAsksForTheTokenBeforeAToolWrites) {
   EXPECT_EQ(json::parse(read.body)["result"]["structuredContent"]["observed"]["reports"], 1);
 }
 
+TEST(ServeOutcomes, MatchesAreCountedWhenAskedAndShownUnderStats) {
+  Server server(kToken);
+  server.slot.AttachStore(server.store.get(), kToken, /*record_hits=*/true);
+  auto m = server.Post("/v1/match", R"({"text":"RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0"})", "");
+  ASSERT_EQ(m.status, 200) << m.body;
+  auto hits = server.Get("/v1/stats/hits");
+  ASSERT_EQ(hits.status, 200) << hits.body;
+  json j = json::parse(hits.body);
+  ASSERT_EQ(j["records"].size(), 1u);
+  EXPECT_EQ(j["records"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
+  EXPECT_EQ(j["records"][0]["total"], 1);
+}
+
 }  // namespace
 }  // namespace kedb

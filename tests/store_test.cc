@@ -155,6 +155,58 @@ TEST(Store, AFileThatIsNotAStoreIsRefused) {
   EXPECT_EQ(testing::ReadFile(path), std::string(8192, 'x'));  // left as it was
 }
 
+TEST(Store, AnOlderStoreIsMigratedAndKeepsItsReports) {
+  TempDir tmp;
+  const auto path = tmp.path() / "o.sqlite";
+  {
+    auto s = Open(path);
+    ASSERT_TRUE(s);
+    ASSERT_TRUE(s->Add(Report("kept", 1, Outcome::kWorked)).ok());
+  }
+  {  // As a build that knew only the first step left it.
+    SQLite::Database db(path.string(), SQLite::OPEN_READWRITE);
+    db.exec("DROP TABLE hits");
+    db.exec("UPDATE kedb_schema SET version = 1");
+  }
+  auto s = Open(path);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s->Size(), 1);
+  EXPECT_TRUE(s->AddHits({"t/rec"}, 1'700'000'000).ok());
+  SQLite::Database db(path.string(), SQLite::OPEN_READONLY);
+  EXPECT_EQ(db.execAndGet("SELECT version FROM kedb_schema").getInt(), 2);
+}
+
+TEST(Store, HitsAreCountedPerWindowAndDay) {
+  TempDir tmp;
+  auto s = Open(tmp.path() / "o.sqlite");
+  ASSERT_TRUE(s);
+  const int64_t now = 1'700'000'000;
+  const int64_t day = 24 * 3600;
+  ASSERT_TRUE(s->AddHits({"a/rising", "a/rising", "b/old"}, now - 60).ok());
+  ASSERT_TRUE(s->AddHits({"a/rising"}, now - 2 * day).ok());
+  ASSERT_TRUE(s->AddHits({"b/old"}, now - 20 * day).ok());
+  ASSERT_TRUE(s->AddHits({"b/old"}, now - 40 * day).ok());
+  ASSERT_TRUE(s->AddHits({}, now).ok());
+  auto hits = s->Hits(now);
+  ASSERT_TRUE(hits.ok());
+  ASSERT_EQ(hits->size(), 2u);
+  const store::HitStats& a = (*hits)[0];  // most this week first
+  EXPECT_EQ(a.record_id, "a/rising");
+  EXPECT_EQ(a.day, 2);
+  EXPECT_EQ(a.week, 3);
+  EXPECT_EQ(a.month, 3);
+  EXPECT_EQ(a.daily.size(), 30u);
+  EXPECT_EQ(a.daily[29], 2);  // today
+  EXPECT_EQ(a.daily[27], 1);  // two days ago
+  const store::HitStats& b = (*hits)[1];
+  EXPECT_EQ(b.day, 1);
+  EXPECT_EQ(b.week, 1);
+  EXPECT_EQ(b.month, 2);
+  EXPECT_EQ(b.total, 3);
+  EXPECT_EQ(b.first_seen, now - 40 * day);
+  EXPECT_EQ(b.last_seen, now - 60);
+}
+
 TEST(Posterior, TheCuratedRateIsAPriorOfTenObservations) {
   auto r = store::Posterior(0.9, 0, 0);
   EXPECT_NEAR(r.mean, 0.9, 1e-12);

@@ -1,6 +1,7 @@
 #include "app/outcomes.h"
 
 #include <algorithm>
+#include <ctime>
 
 #include <fmt/format.h>
 
@@ -76,6 +77,24 @@ Answer ReportOutcome(const Engine& engine, store::OutcomeStore& store, const Out
   answer.json = RenderReportJson(*report, duplicate, now);
   answer.text = RenderReportText(*report, duplicate, now);
   return answer;
+}
+
+Answer HitStatistics(const Engine& engine, store::OutcomeStore& store, int64_t now) {
+  auto hits = store.Hits(now);
+  if (!hits.ok()) return Invalid(hits.status().message());
+  Answer answer;
+  answer.json = RenderHitsJson(*hits, engine.kb(), now);
+  answer.text = RenderHitsText(*hits, engine.kb(), now);
+  answer.found = !hits->empty();
+  return answer;
+}
+
+std::string CountHits(store::OutcomeStore* store, const std::vector<const Record*>& records) {
+  if (!store || records.empty()) return "";
+  std::vector<std::string> ids;
+  for (const Record* r : records) ids.push_back(r->id);
+  Status st = store->AddHits(ids, static_cast<int64_t>(std::time(nullptr)));
+  return st.ok() ? "" : fmt::format("matches not counted: {}", st.message());
 }
 
 ObservedRates ObservedFor(store::OutcomeStore* store, const std::vector<const Record*>& records, std::string* note) {

@@ -33,6 +33,14 @@ Answer ReportOutcome(const Engine& engine, store::OutcomeStore& store, const Out
 // card shows posterior rates.
 Answer RecordWithEvidence(const Engine& engine, store::OutcomeStore& store, const std::string& id, Lang lang);
 
+// `kedb stats --hits`: how often each record was matched, most this week
+// first (render/evidence_render.h). `now`: seconds since the epoch.
+Answer HitStatistics(const Engine& engine, store::OutcomeStore& store, int64_t now);
+
+// Counts `records` (the best match of each message or block) as matched
+// now; "" or why they could not be counted, for the answer's notes.
+std::string CountHits(store::OutcomeStore* store, const std::vector<const Record*>& records);
+
 // What `store` observed about `records` (each once, by id), for the match
 // and scan renderers; records nothing was reported about are left out.
 // Without a store, or when it cannot be read (then `*note` says why), the

@@ -79,6 +79,7 @@ Answer MatchText(const Engine& engine, const MatchQuery& q) {
   MatchResult result = engine.Match(q.text, options);
   std::string note;
   const ObservedRates observed = ObservedFor(q.store, RecordsOf(result.matches), &note);
+  if (q.record_hits && !result.matches.empty()) note += CountHits(q.store, {result.matches.front().record});
   Answer a = Ok(RenderMatchJson(result, q.lang, &observed), q.want_text ? RenderMatchText(result, q.lang, &observed) : "",
                 !result.matches.empty());
   a.notes = note;
@@ -100,12 +101,19 @@ Answer ScanLog(const Engine& engine, std::istream& in, const MatchQuery& q) {
   ScanResult result;
   Status st = engine.Scan(in, options, &result);
   if (!st.ok()) return Answer::Error(Answer::Kind::kInvalid, st.message());
-  std::vector<const Record*> records;
+  std::vector<const Record*> records, identified;
   for (const ErrorBlock& b : result.blocks) {
     for (const Match& m : b.matches) records.push_back(m.record);
+    // A log counts once for each known error it shows, however often it
+    // repeats: a count is a job that hit the error.
+    if (!b.matches.empty() &&
+        std::find(identified.begin(), identified.end(), b.matches.front().record) == identified.end()) {
+      identified.push_back(b.matches.front().record);
+    }
   }
   std::string note;
   const ObservedRates observed = ObservedFor(q.store, records, &note);
+  if (q.record_hits) note += CountHits(q.store, identified);
   Answer a = Ok(RenderScanJson(result, q.lang, &observed), q.want_text ? RenderScanText(result, q.lang, &observed) : "",
                 result.summary.known > 0);
   a.notes = note;
@@ -120,9 +128,11 @@ Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, co
   json.BeginObject().Key("results").BeginArray();
   std::string text;
   bool any = false;
+  std::vector<const Record*> identified;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     MatchResult result = engine.Match(texts[i], options);
     any |= !result.matches.empty();
+    if (!result.matches.empty()) identified.push_back(result.matches.front().record);
     std::string note;
     const ObservedRates observed = ObservedFor(q.store, RecordsOf(result.matches), &note);
     WriteMatchJson(json, result, q.lang, &observed);  // what MatchText answers for that text alone
@@ -134,7 +144,9 @@ Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, co
     text += RenderMatchText(best, q.lang, &observed) + "\n";
   }
   json.EndArray().EndObject();
-  return Ok(json.Take() + "\n", text, any);
+  Answer a = Ok(json.Take() + "\n", text, any);
+  if (q.record_hits) a.notes = CountHits(q.store, identified);
+  return a;
 }
 
 Answer RecordById(const Engine& engine, const std::string& id, Lang lang) {

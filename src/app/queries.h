@@ -67,6 +67,9 @@ struct MatchQuery {
   // Where outcome reports are kept (null: none): workarounds and dead ends
   // are then shown with their observed rates (app/outcomes.h).
   store::OutcomeStore* store = nullptr;
+  // Count in `store`'s hit statistics the message's best match, or each
+  // record that is a block's best match in a log (once per log).
+  bool record_hits = false;
 };
 
 struct SearchQuery {

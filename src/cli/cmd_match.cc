@@ -50,7 +50,7 @@ int RunBatch(const Engine& engine, app::MatchQuery q) {
 void RegisterMatch(CLI::App& app, int* exit_code) {
   struct Args {
     std::string text, kb, env, lang = "en", store;
-    bool json = false, batch = false;
+    bool record_hits = false, json = false, batch = false;
     std::size_t top = app::kMatchTop;
   };
   auto args = std::make_shared<Args>();
@@ -60,6 +60,8 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
   AddLangOption(cmd, &args->lang);
   AddEnvOption(cmd, &args->env);
   AddStoreOption(cmd, &args->store);
+  cmd->add_flag("--record-hits", args->record_hits,
+                "Count what was identified in the store's hit statistics (kedb stats --hits)");
   cmd->add_flag("--json", args->json, "Print one JSON object: {\"matches\":[...],\"abstained\":bool}");
   cmd->add_option("--top", args->top, "How many matches to show")->check(CLI::Range(std::size_t{1}, app::kMaxTop));
   cmd->add_flag("--batch", args->batch, "Read JSON Lines {\"text\": ...} from stdin; write one result per line");
@@ -80,13 +82,14 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
     // Observed rates, when outcomes were reported (a missing default store
     // means none were).
     bool store_failed = false;
-    auto store = OpenStoreFor(args->store, /*only_if_present=*/true, "kedb match", &store_failed);
+    auto store = OpenStoreFor(args->store, /*only_if_present=*/!args->record_hits, "kedb match", &store_failed);
     if (store_failed) {
       *exit_code = kExitError;
       return;
     }
     app::MatchQuery q;
     q.store = store.get();
+    q.record_hits = args->record_hits;
     q.top = args->top;
     q.env = args->env;
     q.lang = ParseLang(args->lang);

@@ -13,7 +13,7 @@ namespace kedb::cli {
 void RegisterScan(CLI::App& app, int* exit_code) {
   struct Args {
     std::string file, kb, env, lang = "en", store;
-    bool json = false, all_lines = false;
+    bool record_hits = false, json = false, all_lines = false;
     std::size_t top = app::kScanTop;
     std::size_t threads = 0;
   };
@@ -24,6 +24,8 @@ void RegisterScan(CLI::App& app, int* exit_code) {
   AddLangOption(cmd, &args->lang);
   AddEnvOption(cmd, &args->env);
   AddStoreOption(cmd, &args->store);
+  cmd->add_flag("--record-hits", args->record_hits,
+                "Count what was identified in the store's hit statistics (kedb stats --hits)");
   cmd->add_flag("--json", args->json, "Print one JSON object: {\"blocks\":[...],\"summary\":{...}}, blocks root error first");
   cmd->add_option("--top", args->top, "Matches shown per region")->check(CLI::Range(std::size_t{1}, app::kMaxTop));
   cmd->add_flag("--all-lines", args->all_lines,
@@ -54,13 +56,14 @@ void RegisterScan(CLI::App& app, int* exit_code) {
     // Observed rates, when outcomes were reported (a missing default store
     // means none were).
     bool store_failed = false;
-    auto store = OpenStoreFor(args->store, /*only_if_present=*/true, "kedb scan", &store_failed);
+    auto store = OpenStoreFor(args->store, /*only_if_present=*/!args->record_hits, "kedb scan", &store_failed);
     if (store_failed) {
       *exit_code = kExitError;
       return;
     }
     app::MatchQuery q;
     q.store = store.get();
+    q.record_hits = args->record_hits;
     q.top = args->top;
     q.env = args->env;
     q.lang = ParseLang(args->lang);

@@ -13,7 +13,7 @@ void RegisterServe(CLI::App& app, int* exit_code) {
     std::string kb, host = "127.0.0.1", store, token_file;
     int port = 8080, threads = 0, max_connections = 0, header_timeout = 10, body_timeout = 30;
     std::size_t max_body_mib = 16;
-    bool allow_empty = false;
+    bool allow_empty = false, record_hits = false;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("serve", "Serve the HTTP API, MCP at /mcp and the web page at /");
@@ -25,6 +25,9 @@ void RegisterServe(CLI::App& app, int* exit_code) {
   cmd->add_flag("--allow-empty", args->allow_empty,
                 "Start (and reload) with a knowledge base that holds no record; without it that is an error");
   AddStoreOption(cmd, &args->store);
+  cmd->add_flag("--record-hits", args->record_hits,
+                "Count every match and scan answered in the store's hit statistics (GET /v1/stats/hits); each "
+                "answer then waits for one more durable write");
   cmd->add_option("--token-file", args->token_file,
                   "File holding the token writes must carry (Authorization: Bearer TOKEN); default: $KEDB_TOKEN. "
                   "Without one, the server takes no reports");
@@ -69,7 +72,7 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       *exit_code = kExitError;
       return;
     }
-    slot.AttachStore(store.get(), *token);
+    slot.AttachStore(store.get(), *token, args->record_hits);
     serve::ServeOptions options;
     options.host = args->host;
     options.port = args->port;

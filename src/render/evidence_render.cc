@@ -1,5 +1,6 @@
 #include "render/evidence_render.h"
 
+#include <algorithm>
 #include <ctime>
 
 #include <fmt/format.h>
@@ -87,6 +88,46 @@ std::string RecordJsonWithObserved(const std::string& record_json, const store::
   out += RenderObservedJson(evidence);
   out += indented ? "\n" : "";
   out += record_json.substr(close);
+  return out;
+}
+
+std::string RenderHitsJson(const std::vector<store::HitStats>& hits, const KnowledgeBase& kb, int64_t now) {
+  util::JsonWriter w;
+  w.BeginObject();
+  WriteTime(w, "now", now);
+  w.Key("records").BeginArray();
+  for (const store::HitStats& h : hits) {
+    const Record* r = kb.Find(h.record_id);
+    w.BeginObject().Field("id", h.record_id).Field("signature", r ? r->signature : "");
+    w.Field("day", h.day).Field("week", h.week).Field("month", h.month).Field("total", h.total);
+    WriteTime(w, "first_seen", h.first_seen);
+    WriteTime(w, "last_seen", h.last_seen);
+    w.Key("daily").BeginArray();
+    for (int64_t n : h.daily) w.Int(n);
+    w.EndArray().EndObject();
+  }
+  w.EndArray().EndObject();
+  return w.Take() + "\n";
+}
+
+std::string RenderHitsText(const std::vector<store::HitStats>& hits, const KnowledgeBase& kb, int64_t now) {
+  if (hits.empty()) return "No match counted yet (kedb scan --record-hits, kedb match --record-hits).\n";
+  // One character a day, its height by that day's share of the busiest day.
+  static constexpr std::string_view kBars[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+  std::string out = fmt::format("{:>6} {:>6} {:>6} {:>7}  {:<20}  {:<30}  {}\n", "24h", "7d", "30d", "total", "last seen",
+                                "last 30 days", "record");
+  for (const store::HitStats& h : hits) {
+    const int64_t peak = *std::max_element(h.daily.begin(), h.daily.end());
+    std::string bars;
+    for (int64_t n : h.daily) {
+      const int64_t level = n == 0 ? 0 : std::clamp<int64_t>((n * 8 + peak - 1) / peak, 1, 8);
+      bars += kBars[level];
+    }
+    const Record* r = kb.Find(h.record_id);
+    out += fmt::format("{:>6} {:>6} {:>6} {:>7}  {:<20}  {}  {}{}\n", h.day, h.week, h.month, h.total, IsoTime(h.last_seen),
+                       bars, h.record_id, r ? "" : " (not in this knowledge base)");
+  }
+  out += fmt::format("as of {}\n", IsoTime(now));
   return out;
 }
 

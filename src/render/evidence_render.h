@@ -28,6 +28,14 @@ std::string RecordJsonWithObserved(const std::string& record_json, const store::
 std::string RenderReportJson(const store::OutcomeReport& report, bool duplicate, const store::ActionEvidence* now);
 std::string RenderReportText(const store::OutcomeReport& report, bool duplicate, const store::ActionEvidence* now);
 
+// How often records were matched (OutcomeStore::Hits), most matched this
+// week first. JSON {"now","records":[{"id","signature","day","week",
+// "month","total","first_seen","last_seen","daily":[30 counts, oldest
+// first]}]}; text: one line each with a bar of the last 30 days. `kb`
+// names each record's signature ("" when it is no longer in it).
+std::string RenderHitsJson(const std::vector<store::HitStats>& hits, const KnowledgeBase& kb, int64_t now);
+std::string RenderHitsText(const std::vector<store::HitStats>& hits, const KnowledgeBase& kb, int64_t now);
+
 // "2026-11-24T10:00:00Z" for seconds since the epoch.
 std::string IsoTime(int64_t seconds);
 

@@ -99,11 +99,12 @@ bool IsText(const std::string& content_type) { return content_type.rfind("text/p
 
 // POST /v1/match and /v1/scan: a JSON body, or the text itself as text/plain
 // with options in the query string (handy for curl --data-binary @log).
-ApiReply MatchOrScan(const Engine& engine, store::OutcomeStore* store, const ApiRequest& req, bool scan) {
+ApiReply MatchOrScan(const Engine& engine, const EngineSlot& slot, const ApiRequest& req, bool scan) {
   const char* field = scan ? "log" : "text";
   MatchQuery q;
   q.want_text = false;  // the API answers in JSON only
-  q.store = store;
+  q.store = slot.store();
+  q.record_hits = slot.record_hits();
   if (IsText(req.content_type)) {
     Params p(req);
     q.text = req.body;
@@ -233,7 +234,7 @@ std::vector<ApiRoute> ApiRoutes() {
   return {{"post", "/v1/match"},        {"post", "/v1/scan"},   {"get", "/v1/errors/{id}"},
           {"get", "/v1/errors/{id}/chain"}, {"get", "/v1/search"}, {"get", "/v1/domains"},
           {"get", "/v1/domains/{domain}/errors"}, {"get", "/v1/stats"}, {"post", "/v1/mine"},
-          {"post", "/v1/outcomes"},         {"get", "/healthz"}};
+          {"post", "/v1/outcomes"},         {"get", "/v1/stats/hits"}, {"get", "/healthz"}};
 }
 
 ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
@@ -246,7 +247,7 @@ ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
 
   if (path == "/v1/match" || path == "/v1/scan") {
     if (req.method != "POST") return WrongMethod(req, "POST");
-    return MatchOrScan(*engine, slot.store(), req, path == "/v1/scan");
+    return MatchOrScan(*engine, slot, req, path == "/v1/scan");
   }
   if (path == "/v1/mine") return req.method == "POST" ? Mine(*engine, req) : WrongMethod(req, "POST");
   if (path == "/v1/outcomes") return req.method == "POST" ? PostOutcome(slot, *engine, req) : WrongMethod(req, "POST");
@@ -262,6 +263,11 @@ ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
     return FromAnswer(SearchRecords(*engine, q));
   }
   if (path == "/v1/domains") return get ? FromAnswer(ListDomains(*engine)) : WrongMethod(req, "GET");
+  if (path == "/v1/stats/hits") {
+    if (!get) return WrongMethod(req, "GET");
+    if (slot.store() == nullptr) return ErrorReply(404, "not_found", "this server keeps no statistics (no store)");
+    return FromAnswer(app::HitStatistics(*engine, *slot.store(), NowSeconds()));
+  }
   if (path == "/v1/stats") {
     if (!get) return WrongMethod(req, "GET");
     return FromAnswer(Stats(*engine, p.GetString("domain")));

@@ -12,6 +12,7 @@
 //   GET  /v1/domains
 //   GET  /v1/domains/{domain}/errors ?sort_by=fix_rate|name|confidence&lang=
 //   GET  /v1/stats                  ?domain=
+//   GET  /v1/stats/hits             how often each record was matched
 //   GET  /healthz
 //
 // Every reply is JSON. Errors are {"error":{"code","message"}} with a 4xx

@@ -43,13 +43,17 @@ class EngineSlot {
   // What the server knows beyond the records: the outcome store (nullptr:
   // none, so reads show records as stored and writes are refused) and the
   // token writes over HTTP must carry ("": writes over HTTP are refused).
-  // Set once before serving; the store must outlive the slot's use.
-  void AttachStore(store::OutcomeStore* store, std::string write_token) {
+  // With `record_hits`, every match and scan answered is counted in the
+  // store's hit statistics. Set once before serving; the store must
+  // outlive the slot's use.
+  void AttachStore(store::OutcomeStore* store, std::string write_token, bool record_hits = false) {
     store_ = store;
     write_token_ = std::move(write_token);
+    record_hits_ = record_hits && store != nullptr;
   }
   store::OutcomeStore* store() const { return store_; }
   const std::string& write_token() const { return write_token_; }
+  bool record_hits() const { return record_hits_; }
 
  private:
   const std::string kb_path_, cache_dir_;
@@ -60,6 +64,7 @@ class EngineSlot {
   Info info_;
   store::OutcomeStore* store_ = nullptr;
   std::string write_token_;
+  bool record_hits_ = false;
 };
 
 }  // namespace kedb::serve

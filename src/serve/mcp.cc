@@ -79,7 +79,7 @@ Json ResourcesRead(const Engine& engine, const Json& params) {
 
 // The result object as text: the tool's structured answer comes as text
 // from the query layer and is spliced in, not parsed back.
-std::string ToolsCall(const Engine& engine, store::OutcomeStore* store, bool may_write, const Json& params) {
+std::string ToolsCall(const Engine& engine, const ToolContext& context, bool may_write, const Json& params) {
   if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
     throw RpcError{-32602, "\"name\": is required and must be a string"};
   }
@@ -92,7 +92,7 @@ std::string ToolsCall(const Engine& engine, store::OutcomeStore* store, bool may
     throw RpcError{-32602, fmt::format("{}: {}", name, err.message())};
   }
   if (IsWriteTool(name) && !may_write) throw RpcError{-32602, fmt::format("{}: writing needs the server's token", name)};
-  ToolResult r = CallTool(engine, store, name, args);
+  ToolResult r = CallTool(engine, context, name, args);
   util::JsonWriter w;
   w.BeginObject().Key("content").BeginArray();
   w.BeginObject().Field("type", "text").Field("text", r.text).EndObject();
@@ -160,7 +160,7 @@ std::optional<std::string> McpServer::Handle(std::string_view message, bool may_
       std::shared_ptr<const Engine> engine = slot_.Get();
       if (!engine) throw RpcError{-32603, "the knowledge base is still loading"};
       if (method == "tools/call") {
-        result_text = ToolsCall(*engine, slot_.store(), may_write, params);
+        result_text = ToolsCall(*engine, ToolContext{slot_.store(), slot_.record_hits()}, may_write, params);
       } else {
         result = method == "resources/list" ? ResourcesList(*engine, params) : ResourcesRead(*engine, params);
       }

@@ -176,7 +176,8 @@ const Json* ToolSchema(const std::string& name) {
 
 bool IsWriteTool(const std::string& name) { return name == "report_outcome"; }
 
-ToolResult CallTool(const Engine& engine, store::OutcomeStore* store, const std::string& name, const Json& args) {
+ToolResult CallTool(const Engine& engine, const ToolContext& context, const std::string& name, const Json& args) {
+  store::OutcomeStore* store = context.store;
   Lang lang = LangOf(args);
   if (name == "lookup_error" || name == "scan_log") {
     MatchQuery q;
@@ -186,6 +187,7 @@ ToolResult CallTool(const Engine& engine, store::OutcomeStore* store, const std:
     q.env = args.value("env", "");
     q.lang = lang;
     q.store = store;
+    q.record_hits = context.record_hits;
     if (scan) q.all_lines = args.value("all_lines", false);
     return FromAnswer(scan ? ScanLog(engine, q) : MatchText(engine, q));
   }
@@ -195,6 +197,7 @@ ToolResult CallTool(const Engine& engine, store::OutcomeStore* store, const std:
     q.env = args.value("env", "");
     q.lang = lang;
     q.store = store;
+    q.record_hits = context.record_hits;
     return FromAnswer(MatchEach(engine, args["error_messages"].get<std::vector<std::string>>(), q));
   }
   if (name == "get_error_detail") {

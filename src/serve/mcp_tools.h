@@ -32,9 +32,15 @@ const Json* ToolSchema(const std::string& name);
 // server's token.
 bool IsWriteTool(const std::string& name);
 
-// Runs a tool on arguments already checked against its schema. `store`
-// (may be null) holds outcome reports: report_outcome writes there, and
-// get_error_detail shows what it observed.
-ToolResult CallTool(const Engine& engine, store::OutcomeStore* store, const std::string& name, const Json& arguments);
+// What tools use beyond the engine.
+struct ToolContext {
+  // Outcome reports and hit statistics (null: none): report_outcome writes
+  // there, and answers show what it observed.
+  store::OutcomeStore* store = nullptr;
+  bool record_hits = false;  // count what lookup_error, batch_lookup and scan_log identify
+};
+
+// Runs a tool on arguments already checked against its schema.
+ToolResult CallTool(const Engine& engine, const ToolContext& context, const std::string& name, const Json& arguments);
 
 }  // namespace kedb::serve

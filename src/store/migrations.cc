@@ -5,7 +5,7 @@
 namespace kedb::store {
 namespace {
 
-constexpr std::array<std::string_view, 1> kSteps = {
+constexpr std::array<std::string_view, 2> kSteps = {
     // 1: outcome reports and the environment each happened in.
     R"sql(
 CREATE TABLE outcomes (
@@ -24,6 +24,17 @@ CREATE TABLE outcome_env (
   key      TEXT NOT NULL,
   value    TEXT NOT NULL,
   PRIMARY KEY (event_id, key)
+))sql",
+    // 2: how often each record was matched, per hour (hours since the
+    // epoch, UTC), with the first and last time within the hour.
+    R"sql(
+CREATE TABLE hits (
+  record_id TEXT NOT NULL,
+  hour      BIGINT NOT NULL,
+  count     BIGINT NOT NULL CHECK (count > 0),
+  first_at  BIGINT NOT NULL,
+  last_at   BIGINT NOT NULL,
+  PRIMARY KEY (record_id, hour)
 ))sql",
 };
 

@@ -70,4 +70,14 @@ struct ActionCounts {
   int64_t reports() const { return worked + failed + partial; }
 };
 
+// How often a record was matched: in the last 24 hours, 7 days and 30
+// days before a given time, in all, and when first and last.
+struct HitStats {
+  std::string record_id;
+  int64_t day = 0, week = 0, month = 0, total = 0;
+  int64_t first_seen = 0, last_seen = 0;  // seconds since the epoch
+  // Matches per day over the last 30 days, oldest first (for a chart).
+  std::vector<int64_t> daily;
+};
+
 }  // namespace kedb::store

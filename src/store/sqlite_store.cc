@@ -1,6 +1,7 @@
 // The embedded store: one SQLite file (see store.h for its guarantees).
 #include <cstdlib>
 #include <filesystem>
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -92,6 +93,72 @@ class SqliteStore final : public OutcomeStore {
       return out;
     } catch (const SQLite::Exception& e) {
       return Failed(name_, "reading counts", e);
+    }
+  }
+
+  Status AddHits(const std::vector<std::string>& record_ids, int64_t at) override {
+    if (record_ids.empty()) return Status::Ok();
+    std::map<std::string, int64_t> counts;
+    for (const auto& id : record_ids) ++counts[id];
+    std::lock_guard<std::mutex> lock(mu_);
+    std::optional<SQLite::Transaction> tx;
+    try {
+      tx.emplace(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+      SQLite::Statement upsert(*db_,
+                               "INSERT INTO hits (record_id, hour, count, first_at, last_at) VALUES (?, ?, ?, ?, ?) "
+                               "ON CONFLICT (record_id, hour) DO UPDATE SET count = hits.count + excluded.count, "
+                               "first_at = min(hits.first_at, excluded.first_at), "
+                               "last_at = max(hits.last_at, excluded.last_at)");
+      for (const auto& [id, n] : counts) {
+        upsert.bind(1, id);
+        upsert.bind(2, static_cast<int64_t>(at / 3600));
+        upsert.bind(3, n);
+        upsert.bind(4, at);
+        upsert.bind(5, at);
+        upsert.exec();
+        upsert.reset();
+      }
+      tx->commit();
+      return Status::Ok();
+    } catch (const SQLite::Exception& e) {
+      return Failed(name_, "counting matches", e);
+    }
+  }
+
+  Result<std::vector<HitStats>> Hits(int64_t now) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    try {
+      const int64_t hour = now / 3600;
+      SQLite::Statement q(*db_,
+                          "SELECT record_id, hour, count, first_at, last_at FROM hits ORDER BY record_id, hour");
+      std::vector<HitStats> out;
+      while (q.executeStep()) {
+        const std::string id = q.getColumn(0).getString();
+        if (out.empty() || out.back().record_id != id) {
+          out.emplace_back();
+          out.back().record_id = id;
+          out.back().daily.assign(30, 0);
+          out.back().first_seen = q.getColumn(3).getInt64();
+        }
+        HitStats& h = out.back();
+        const int64_t age = hour - q.getColumn(1).getInt64();  // whole hours before now's hour
+        const int64_t n = q.getColumn(2).getInt64();
+        h.total += n;
+        if (age < 24) h.day += n;
+        if (age < 24 * 7) h.week += n;
+        if (age < 24 * 30) {
+          h.month += n;
+          if (age >= 0) h.daily[29 - age / 24] += n;
+        }
+        h.first_seen = std::min(h.first_seen, q.getColumn(3).getInt64());
+        h.last_seen = std::max(h.last_seen, q.getColumn(4).getInt64());
+      }
+      std::sort(out.begin(), out.end(), [](const HitStats& a, const HitStats& b) {
+        return a.week != b.week ? a.week > b.week : a.record_id < b.record_id;
+      });
+      return out;
+    } catch (const SQLite::Exception& e) {
+      return Failed(name_, "reading match counts", e);
     }
   }
 

@@ -40,6 +40,14 @@ class OutcomeStore {
   // action and environment pair (env_key, env_value set).
   virtual Result<std::vector<ActionCounts>> Counts(std::string_view record_id) = 0;
 
+  // Counts one match of each record in `record_ids` (repeats count again)
+  // at time `at` (seconds since the epoch), in one durable write.
+  virtual Status AddHits(const std::vector<std::string>& record_ids, int64_t at) = 0;
+
+  // Every record matched at least once, most matched in the last 7 days
+  // (before `now`) first, then by id.
+  virtual Result<std::vector<HitStats>> Hits(int64_t now) = 0;
+
   // How many reports the store holds.
   virtual Result<int64_t> Size() = 0;
 

@@ -76,7 +76,7 @@ await run(NAME, async (setServer) => {
       }
     }
   }
-  expect(operations === 13, `the document has ${operations} operations, expected 13`);
+  expect(operations === 14, `the document has ${operations} operations, expected 14`);
 
   // Documented errors, provoked.
   const post = (p, body, type = 'application/json') =>
