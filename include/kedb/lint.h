@@ -23,6 +23,8 @@
 //   date-order                  first_seen is later than last_confirmed
 //   stale                       last_confirmed is more than a year old
 //   edge-asymmetry              leads_to without the matching preceded_by, or the reverse
+//   fires-on-clean-log          (kedb lint --clean-logs only) the regex fires on a log of a
+//                               run that succeeded: each hit there would be a false alarm
 #pragma once
 
 #include <cstddef>

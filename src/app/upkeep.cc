@@ -2,20 +2,45 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "app/clean_logs.h"
 #include "kedb/knowledge_base.h"
 #include "render/render.h"
 
 namespace kedb::app {
 
-Answer LintKnowledgeBase(const std::string& kb_path, const LintOptions& options, bool strict) {
+Answer LintKnowledgeBase(const std::string& kb_path, const LintOptions& options, bool strict,
+                         const std::vector<std::string>& clean_logs) {
   LoadReport load;
   auto kb = KnowledgeBase::Load(kb_path, LoadOptions{}, &load);
   if (!kb.ok()) return Answer::Error(Answer::Kind::kInvalid, kb.status().message());
   if (load.documents == 0) return Answer::Error(Answer::Kind::kInvalid, NoRecordsMessage(kb_path, load));
   LintReport report = Lint(*kb, load, options);
+  std::optional<CleanLogFindings> clean;
+  if (!clean_logs.empty()) {
+    auto engine = Engine::FromKnowledgeBase(std::move(*kb), "");
+    if (!engine.ok()) return Answer::Error(Answer::Kind::kInvalid, engine.status().message());
+    auto found = CheckCleanLogs(**engine, clean_logs);
+    if (!found.ok()) return Answer::Error(Answer::Kind::kInvalid, found.status().message());
+    clean = std::move(*found);
+    report.diagnostics.insert(report.diagnostics.end(), clean->diagnostics.begin(), clean->diagnostics.end());
+  }
   Answer a;
   a.json = RenderLintJson(report);
   a.text = RenderLintText(report);
+  if (clean) {
+    const std::string summary = fmt::format(
+        "clean logs: {} read ({} lines); {} record(s) fired on them, {} would have been reported as the answer\n",
+        clean->logs, clean->lines, clean->diagnostics.size(), clean->reported);
+    a.text += summary;
+    auto j = nlohmann::ordered_json::parse(a.json);
+    j["clean_logs"] = {{"logs", clean->logs}, {"lines", clean->lines}, {"bytes", clean->bytes},
+                       {"fired", clean->diagnostics.size()}, {"reported", clean->reported}};
+    a.json = j.dump() + "\n";
+  }
   a.found = report.errors() == 0 && !(strict && report.warnings() > 0);
   return a;
 }

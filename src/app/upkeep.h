@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "app/queries.h"
 #include "kedb/lint.h"
@@ -14,7 +15,12 @@ namespace kedb::app {
 // report rendered both ways; `found` is whether the check passed: no
 // errors, and with `strict` no warnings either. kInvalid when the path
 // cannot be read or holds no document (nothing to check is not "clean").
-Answer LintKnowledgeBase(const std::string& kb_path, const LintOptions& options, bool strict);
+// With `clean_logs` (files or folders of logs from runs that succeeded),
+// the records whose patterns fire on them are warnings too
+// (fires-on-clean-log, app/clean_logs.h), and the JSON gains
+// "clean_logs": {"logs","lines","bytes","fired","reported"}.
+Answer LintKnowledgeBase(const std::string& kb_path, const LintOptions& options, bool strict,
+                         const std::vector<std::string>& clean_logs = {});
 
 // Reads records at `src` (a deadends.dev canon tree, or native files) and
 // writes each as DIR/<id>.json. kOk with a summary line as text; `notes`
