@@ -12,6 +12,8 @@ namespace kedb::app {
 namespace {
 
 Answer Invalid(std::string message) { return Answer::Error(Answer::Kind::kInvalid, std::move(message)); }
+// The store failed, not the question.
+Answer Unavailable(const Status& st) { return Answer::Error(Answer::Kind::kUnavailable, st.message()); }
 
 std::string Lower(std::string s) {
   for (char& c : s) {
@@ -64,10 +66,15 @@ Answer ReportOutcome(const Engine& engine, store::OutcomeStore& store, const Out
   auto report = ToReport(*record, q);
   if (!report.ok()) return Invalid(report.status().message());
   auto added = store.Add(*report);
-  if (!added.ok()) return Invalid(added.status().message());
+  if (!added.ok()) {
+    // A report the store refuses (an id reused with other content) is the
+    // caller's to fix; a store that cannot write is not.
+    const bool callers = added.status().code() == Status::Code::kInvalidArgument;
+    return callers ? Invalid(added.status().message()) : Unavailable(added.status());
+  }
   const bool duplicate = *added == store::OutcomeStore::Added::kDuplicate;
   auto counts = store.Counts(record->id);
-  if (!counts.ok()) return Invalid(counts.status().message());
+  if (!counts.ok()) return Unavailable(counts.status());
   const store::RecordEvidence evidence = store::Evidence(*record, *counts);
   const store::ActionEvidence* now = nullptr;
   for (const auto& a : evidence.actions) {
@@ -81,7 +88,7 @@ Answer ReportOutcome(const Engine& engine, store::OutcomeStore& store, const Out
 
 Answer HitStatistics(const Engine& engine, store::OutcomeStore& store, int64_t now) {
   auto hits = store.Hits(now);
-  if (!hits.ok()) return Invalid(hits.status().message());
+  if (!hits.ok()) return Unavailable(hits.status());
   Answer answer;
   answer.json = RenderHitsJson(*hits, engine.kb(), now);
   answer.text = RenderHitsText(*hits, engine.kb(), now);
@@ -117,7 +124,7 @@ Answer RecordWithEvidence(const Engine& engine, store::OutcomeStore& store, cons
   const Record* record = engine.kb().Find(id);
   if (!record) return Answer::Error(Answer::Kind::kNotFound, NotFoundMessage(engine, id));
   auto counts = store.Counts(record->id);
-  if (!counts.ok()) return Invalid(counts.status().message());
+  if (!counts.ok()) return Unavailable(counts.status());
   const store::RecordEvidence evidence = store::Evidence(*record, *counts);
   Answer answer;
   // A record nothing was reported about is shown exactly as stored.

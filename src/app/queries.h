@@ -26,7 +26,9 @@ namespace kedb::app {
 // What a query produced: JSON for programs and text for people (both
 // rendered), or why it could not be answered.
 struct Answer {
-  enum class Kind { kOk, kNotFound, kInvalid };
+  // kUnavailable: the question was fine but something it needs failed (a
+  // store that cannot write); a server answers 503.
+  enum class Kind { kOk, kNotFound, kInvalid, kUnavailable };
   Kind kind = Kind::kOk;
   std::string json;     // kOk: the renderer's JSON
   std::string text;     // kOk: the renderer's text

@@ -67,6 +67,7 @@ int Emit(const app::Answer& answer, bool json, const std::string& what) {
       PrintError(fmt::format("{}: {}\n", what, answer.message));
       return kExitNothing;
     case app::Answer::Kind::kInvalid:
+    case app::Answer::Kind::kUnavailable:
       break;
   }
   PrintError(fmt::format("{}: {}\n", what, answer.message));

@@ -45,6 +45,7 @@ ApiReply FromAnswer(const Answer& a) {
     case Answer::Kind::kOk: return JsonReply(200, a.json);
     case Answer::Kind::kNotFound: return ErrorReply(404, "not_found", a.message);
     case Answer::Kind::kInvalid: return ErrorReply(400, "bad_request", a.message);
+    case Answer::Kind::kUnavailable: return ErrorReply(503, "unavailable", a.message);
   }
   return ErrorReply(500, "internal", "unreachable");
 }

@@ -18,7 +18,7 @@
 // Every reply is JSON. Errors are {"error":{"code","message"}} with a 4xx
 // status: 400 bad_request, 401 unauthorized, 403 writes_disabled,
 // 404 not_found, 405 method_not_allowed, 413 payload_too_large,
-// 415 unsupported_media_type, 503 not_ready.
+// 415 unsupported_media_type, 503 not_ready or unavailable.
 #pragma once
 
 #include <string>
