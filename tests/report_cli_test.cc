@@ -106,6 +106,29 @@ TEST(ReportCli, ScansCountWhatTheyIdentifyOncePerLog) {
   EXPECT_NE(text.out.find("█"), std::string::npos) << text.out;  // today's bar is the tallest
 }
 
+TEST(ReportCli, ExportFoldsReportsIntoTheRecordsForReview) {
+  TempDir tmp;
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_EQ(RunKedb(std::string("report ") + kId + " --workaround 1 --failed " + Kb() + " " + StoreArg(tmp)).exit_code, 0);
+  }
+  ASSERT_EQ(RunKedb(std::string("report ") + kId + " --workaround 2 --worked " + Kb() + " " + StoreArg(tmp)).exit_code, 0);
+  const auto out = tmp.path() / "out";
+  auto r = RunKedb("export --out '" + out.string() + "' " + Kb() + " " + StoreArg(tmp));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("exported 105 records"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 with reported outcomes folded in"), std::string::npos) << r.out;
+  auto doc = nlohmann::ordered_json::parse(testing::ReadFile(out / "cuda" / "cudnn-bn-epsilon-nan.json"));
+  EXPECT_EQ(doc["workarounds"][0]["success_rate"], 0.59);  // Beta(9.5, 0.5) after six failures
+  EXPECT_EQ(doc["workarounds"][0]["x_reported"]["failed"], 6);
+  EXPECT_EQ(doc["evidence_count"], 1 + 7);
+  EXPECT_NE(doc["last_confirmed"], "2024-06-01");  // a report that a workaround worked is newer
+  // Records nothing was reported about keep their content.
+  auto other = nlohmann::ordered_json::parse(testing::ReadFile(out / "cuda" / "cudnn-rnn-double-backward.json"));
+  EXPECT_EQ(other, nlohmann::ordered_json::parse(testing::ReadFile(SourceDir() / "kb" / "cuda" / "cudnn-rnn-double-backward.json")));
+  // And the export is a knowledge base that loads and lints without errors.
+  EXPECT_EQ(RunKedb("lint --no-shadowing --kb '" + out.string() + "'").exit_code, 0);
+}
+
 TEST(ReportCli, TheRecordsOwnFieldsStayAsStored) {
   TempDir tmp;
   ASSERT_EQ(RunKedb(std::string("report ") + kId + " --dead-end 1 --failed " + Kb() + " " + StoreArg(tmp)).exit_code, 0);

@@ -19,5 +19,6 @@ void RegisterServe(CLI::App& app, int* exit_code);
 void RegisterMcp(CLI::App& app, int* exit_code);
 void RegisterMine(CLI::App& app, int* exit_code);
 void RegisterReport(CLI::App& app, int* exit_code);
+void RegisterExport(CLI::App& app, int* exit_code);
 
 }  // namespace kedb::cli
