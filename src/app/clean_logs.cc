@@ -81,7 +81,7 @@ Result<CleanLogFindings> CheckCleanLogs(const Engine& engine, const std::vector<
         // the default threshold.
         if (i == 0 && m.confidence >= match::DefaultMinConfidence()) f.reported_lines += b.count;
         if (f.logs.empty() || f.logs.back() != file.string()) f.logs.push_back(file.string());
-        if (f.first.empty()) f.first = fmt::format("{}:{}: {}", file.string(), m.line, b.decisive.substr(0, 200));
+        if (f.first.empty()) f.first = fmt::format("{}:{}: {}", file.string(), b.decisive_line, b.decisive.substr(0, 200));
       }
     }
   }

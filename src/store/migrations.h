@@ -1,6 +1,7 @@
 // The store's schema, as the list of steps that build it. Step k brings a
 // store from version k to k + 1; a store records its version, and opening
-// one applies the steps it lacks, each in its own transaction. Steps are
+// one applies the steps it lacks in one transaction, so a store is at its
+// old version or the newest, never between. Steps are
 // only ever appended: a released step is never edited, or stores made by
 // it would differ from new ones.
 //

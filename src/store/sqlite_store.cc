@@ -1,11 +1,10 @@
 // The embedded store: one SQLite file (see store.h for its guarantees).
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <algorithm>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <tuple>
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
@@ -39,9 +38,6 @@ Status Failed(const std::string& name, const std::string& doing, const SQLite::E
   }
   return Status::IoError(fmt::format("{}: {}: {}", name, doing, e.what()));
 }
-
-// The statements of a migration step, one at a time.
-void RunStep(SQLite::Database& db, std::string_view step) { db.exec(std::string(step)); }
 
 class SqliteStore final : public OutcomeStore {
  public:
@@ -275,7 +271,7 @@ Status Migrate(SQLite::Database& db, const std::string& name) {
   }
   if (!has_row) db.exec("INSERT INTO kedb_schema (version) VALUES (0)");
   for (auto v = static_cast<std::size_t>(version); v < steps.size(); ++v) {
-    RunStep(db, steps[v]);
+    db.exec(std::string(steps[v]));  // all of the step's statements
     SQLite::Statement set(db, "UPDATE kedb_schema SET version = ?");
     set.bind(1, static_cast<int64_t>(v + 1));
     set.exec();
