@@ -58,6 +58,15 @@ void WriteObserved(util::JsonWriter& w, const store::RecordEvidence& e) {
 
 }  // namespace
 
+const store::ActionEvidence* ReportedAction(const store::RecordEvidence* evidence, store::ActionKind kind,
+                                            std::size_t index) {
+  if (!evidence) return nullptr;
+  for (const store::ActionEvidence& a : evidence->actions) {
+    if (a.kind == kind && a.position == static_cast<int>(index + 1)) return a.reports() > 0 ? &a : nullptr;
+  }
+  return nullptr;
+}
+
 std::string IsoTime(int64_t seconds) {
   const auto t = static_cast<std::time_t>(seconds);
   std::tm tm{};

@@ -10,6 +10,12 @@
 
 namespace kedb {
 
+// The evidence about `record`'s action `index` (0-based) of `kind` when it
+// was reported on, else nullptr; `evidence` may be null. What every
+// renderer consults before showing a curated rate.
+const store::ActionEvidence* ReportedAction(const store::RecordEvidence* evidence, store::ActionKind kind,
+                                            std::size_t index);
+
 // JSON {"reports","unattributed","evidence_count","last_confirmed",
 // "prior_weight","workarounds":[ACTION],"dead_ends":[ACTION]}, ACTION being
 // {"position","action","curated","worked","failed","partial","rate",

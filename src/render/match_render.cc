@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include <fmt/format.h>
+#include "render/evidence_render.h"
 #include "render/render.h"
 #include "util/json_writer.h"
 
@@ -31,27 +32,18 @@ std::vector<std::size_t> ByRate(const std::vector<T>& items, Rate rate) {
 const store::ActionEvidence* Seen(const ObservedRates* observed, const Record& r, store::ActionKind kind, std::size_t i) {
   if (!observed) return nullptr;
   auto it = observed->find(r.id);
-  if (it == observed->end()) return nullptr;
-  for (const store::ActionEvidence& a : it->second.actions) {
-    if (a.kind == kind && a.position == static_cast<int>(i + 1)) return a.reports() > 0 ? &a : nullptr;
-  }
-  return nullptr;
+  return it == observed->end() ? nullptr : ReportedAction(&it->second, kind, i);
 }
 
-// The rates a reader is shown: the posterior where there are reports.
-std::vector<double> WorkaroundRates(const Record& r, const ObservedRates* observed) {
+// The rates a reader is shown for `r`'s workarounds or dead ends: the
+// posterior where there are reports, the curated rate elsewhere.
+std::vector<double> ShownRates(const Record& r, store::ActionKind kind, const ObservedRates* observed) {
+  const bool workarounds = kind == store::ActionKind::kWorkaround;
+  const std::size_t n = workarounds ? r.workarounds.size() : r.dead_ends.size();
   std::vector<double> rates;
-  for (std::size_t i = 0; i < r.workarounds.size(); ++i) {
-    const auto* seen = Seen(observed, r, store::ActionKind::kWorkaround, i);
-    rates.push_back(seen ? seen->rate.mean : r.workarounds[i].success_rate);
-  }
-  return rates;
-}
-std::vector<double> DeadEndRates(const Record& r, const ObservedRates* observed) {
-  std::vector<double> rates;
-  for (std::size_t i = 0; i < r.dead_ends.size(); ++i) {
-    const auto* seen = Seen(observed, r, store::ActionKind::kDeadEnd, i);
-    rates.push_back(seen ? seen->rate.mean : r.dead_ends[i].fail_rate);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto* seen = Seen(observed, r, kind, i);
+    rates.push_back(seen ? seen->rate.mean : workarounds ? r.workarounds[i].success_rate : r.dead_ends[i].fail_rate);
   }
   return rates;
 }
@@ -101,7 +93,7 @@ void WriteMatch(util::JsonWriter& w, const Match& m, Lang lang, const ObservedRa
   w.Key("fix_success_rate").OptionalDouble(r.fix_success_rate);
   w.Key("record_confidence").OptionalDouble(r.confidence);  // what its authors state
   w.Key("workarounds").BeginArray();
-  const std::vector<double> rates = WorkaroundRates(r, observed);
+  const std::vector<double> rates = ShownRates(r, store::ActionKind::kWorkaround, observed);
   for (std::size_t i : Descending(rates)) {
     w.BeginObject().Field("action", WorkaroundText(r, i, lang)).Field("success_rate", rates[i]);
     WriteSeen(w, Seen(observed, r, store::ActionKind::kWorkaround, i), r.workarounds[i].success_rate);
@@ -109,7 +101,7 @@ void WriteMatch(util::JsonWriter& w, const Match& m, Lang lang, const ObservedRa
   }
   w.EndArray();
   w.Key("dead_ends").BeginArray();
-  const std::vector<double> fails = DeadEndRates(r, observed);
+  const std::vector<double> fails = ShownRates(r, store::ActionKind::kDeadEnd, observed);
   for (std::size_t i : Descending(fails)) {
     const DeadEnd& d = r.dead_ends[i];
     w.BeginObject().Field("action", d.action).Field("why_fails", d.why_fails).Field("fail_rate", fails[i]);
@@ -135,7 +127,7 @@ std::string MatchText(const Match& m, std::size_t rank, Lang lang, const Observe
   out += "   " + Shorten(Pick(lang, r.signature_zh, r.signature), 200) + "\n";
   std::string cause = Pick(lang, r.root_cause_zh, r.root_cause);
   if (!cause.empty()) out += fmt::format("   {} {}\n", zh ? "原因：" : "cause:", Shorten(cause, 300));
-  const std::vector<double> rates = WorkaroundRates(r, observed);
+  const std::vector<double> rates = ShownRates(r, store::ActionKind::kWorkaround, observed);
   auto ws = Descending(rates);
   for (std::size_t k = 0; k < ws.size() && k < 2; ++k) {
     const auto* seen = Seen(observed, r, store::ActionKind::kWorkaround, ws[k]);
@@ -144,7 +136,7 @@ std::string MatchText(const Match& m, std::size_t rank, Lang lang, const Observe
                        seen ? fmt::format(" ({} {}/{})", zh ? "反馈有效" : "reported worked", seen->worked, seen->reports())
                             : "");
   }
-  const std::vector<double> fails = DeadEndRates(r, observed);
+  const std::vector<double> fails = ShownRates(r, store::ActionKind::kDeadEnd, observed);
   auto ds = Descending(fails);
   if (!ds.empty()) {
     const DeadEnd& d = r.dead_ends[ds[0]];

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "render/evidence_render.h"
 #include "render/render.h"
 #include "store/posterior.h"
 
@@ -99,16 +100,6 @@ const std::string& Pick(Lang lang, const std::string& zh, const std::string& en)
   return lang == Lang::kZh && !zh.empty() ? zh : en;
 }
 
-// The evidence about action `position` (1-based) of `kind`, when it was
-// reported on.
-const store::ActionEvidence* Reported(const store::RecordEvidence* evidence, store::ActionKind kind, std::size_t position) {
-  if (!evidence) return nullptr;
-  for (const store::ActionEvidence& a : evidence->actions) {
-    if (a.kind == kind && a.position == static_cast<int>(position) && a.reports() > 0) return &a;
-  }
-  return nullptr;
-}
-
 // "reported: 7 worked, 2 failed · 90% 62-94% · curated 85% · linux 5/5"
 std::string ReportedLine(const Labels& L, const store::ActionEvidence& a) {
   std::string s = fmt::format("{}: {} {}, {} {}", L.reported, a.worked, L.worked, a.failed, L.failed);
@@ -148,7 +139,7 @@ std::string RenderRecordText(const Record& r, Lang lang, const KnowledgeBase* kb
     std::vector<std::size_t> order(r.workarounds.size());
     std::iota(order.begin(), order.end(), 0);
     auto rate = [&](std::size_t i) {
-      const auto* seen = Reported(evidence, store::ActionKind::kWorkaround, i + 1);
+      const auto* seen = ReportedAction(evidence, store::ActionKind::kWorkaround, i);
       return seen ? seen->rate.mean : r.workarounds[i].success_rate;
     };
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rate(a) > rate(b); });
@@ -158,7 +149,7 @@ std::string RenderRecordText(const Record& r, Lang lang, const KnowledgeBase* kb
       if (action.empty()) action = L.no_action;
       std::string block = Wrap(action, 7);
       out += "  " + Percent(rate(i)) + block.substr(6);
-      if (const auto* seen = Reported(evidence, store::ActionKind::kWorkaround, i + 1)) {
+      if (const auto* seen = ReportedAction(evidence, store::ActionKind::kWorkaround, i)) {
         out += Wrap(ReportedLine(L, *seen), 7);
         if (seen->likely_dead_end) out += Wrap(std::string("⚠ ") + L.likely_dead_end, 7);
       }
@@ -172,7 +163,7 @@ std::string RenderRecordText(const Record& r, Lang lang, const KnowledgeBase* kb
     std::vector<std::size_t> order(r.dead_ends.size());
     std::iota(order.begin(), order.end(), 0);
     auto rate = [&](std::size_t i) {
-      const auto* seen = Reported(evidence, store::ActionKind::kDeadEnd, i + 1);
+      const auto* seen = ReportedAction(evidence, store::ActionKind::kDeadEnd, i);
       return seen ? seen->rate.mean : r.dead_ends[i].fail_rate;
     };
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rate(a) > rate(b); });
@@ -180,7 +171,7 @@ std::string RenderRecordText(const Record& r, Lang lang, const KnowledgeBase* kb
       const DeadEnd& d = r.dead_ends[i];
       std::string block = Wrap(d.action.empty() ? L.no_action : d.action, 7);
       out += "  " + Percent(rate(i)) + block.substr(6);
-      if (const auto* seen = Reported(evidence, store::ActionKind::kDeadEnd, i + 1)) out += Wrap(ReportedLine(L, *seen), 7);
+      if (const auto* seen = ReportedAction(evidence, store::ActionKind::kDeadEnd, i)) out += Wrap(ReportedLine(L, *seen), 7);
       if (!d.why_fails.empty()) out += Wrap("✗ " + d.why_fails, 7);
       if (!d.condition.empty()) out += Wrap(fmt::format("{}: {}", L.when, d.condition), 7);
     }

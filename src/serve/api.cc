@@ -1,6 +1,7 @@
 #include "serve/api.h"
 
 #include <charconv>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -98,6 +99,18 @@ bool IsJson(const std::string& content_type) {
 }
 bool IsText(const std::string& content_type) { return content_type.rfind("text/plain", 0) == 0; }
 
+// The request body as JSON, or the 400 that says where it is malformed.
+// Strings may be as long as the body: the body limit already bounds them.
+std::optional<ApiReply> ParseBody(const ApiRequest& req, Json* body) {
+  JsonLimits limits;
+  limits.max_string_bytes = req.body.size() + 1;
+  Status err = ParseJson(req.body, limits, body);
+  if (err.ok()) return std::nullopt;
+  LineColumn lc = OffsetToLineColumn(req.body, err.offset());
+  return ErrorReply(400, "bad_request",
+                    fmt::format("request body: line {}, column {}: {}", lc.line, lc.column, err.message()));
+}
+
 // POST /v1/match and /v1/scan: a JSON body, or the text itself as text/plain
 // with options in the query string (handy for curl --data-binary @log).
 ApiReply MatchOrScan(const Engine& engine, const EngineSlot& slot, const ApiRequest& req, bool scan) {
@@ -116,13 +129,7 @@ ApiReply MatchOrScan(const Engine& engine, const EngineSlot& slot, const ApiRequ
     if (!p.error.empty()) return ErrorReply(400, "bad_request", p.error);
   } else if (IsJson(req.content_type)) {
     Json body;
-    JsonLimits limits;
-    limits.max_string_bytes = req.body.size() + 1;  // the body limit already bounds it
-    if (Status err = ParseJson(req.body, limits, &body); !err.ok()) {
-      LineColumn lc = OffsetToLineColumn(req.body, err.offset());
-      return ErrorReply(400, "bad_request",
-                        fmt::format("request body: line {}, column {}: {}", lc.line, lc.column, err.message()));
-    }
+    if (auto bad = ParseBody(req, &body)) return *bad;
     static const Json kMatchSchema = BodySchema(false), kScanSchema = BodySchema(true);  // built once
     if (Status err = CheckAgainstSchema(body, scan ? kScanSchema : kMatchSchema); !err.ok()) {
       return ErrorReply(400, "bad_request", "request body: " + err.message());
@@ -153,13 +160,7 @@ ApiReply Mine(const Engine& engine, const ApiRequest& req) {
     q.documents = {req.body};
   } else if (IsJson(req.content_type)) {
     Json body;
-    JsonLimits limits;
-    limits.max_string_bytes = req.body.size() + 1;
-    if (Status err = ParseJson(req.body, limits, &body); !err.ok()) {
-      LineColumn lc = OffsetToLineColumn(req.body, err.offset());
-      return ErrorReply(400, "bad_request",
-                        fmt::format("request body: line {}, column {}: {}", lc.line, lc.column, err.message()));
-    }
+    if (auto bad = ParseBody(req, &body)) return *bad;
     if (body.is_object() && body.contains("thread")) {
       if (!body["thread"].is_string()) return ErrorReply(400, "bad_request", "request body: thread: expected a string");
       q.documents = {body["thread"].get<std::string>()};
@@ -198,13 +199,7 @@ ApiReply PostOutcome(const EngineSlot& slot, const Engine& engine, const ApiRequ
     return r;
   }
   Json body;
-  JsonLimits limits;
-  limits.max_string_bytes = req.body.size() + 1;
-  if (Status err = ParseJson(req.body, limits, &body); !err.ok()) {
-    LineColumn lc = OffsetToLineColumn(req.body, err.offset());
-    return ErrorReply(400, "bad_request",
-                      fmt::format("request body: line {}, column {}: {}", lc.line, lc.column, err.message()));
-  }
+  if (auto bad = ParseBody(req, &body)) return *bad;
   app::OutcomeRequest q;
   if (std::string e = OutcomeFromJson(body, &q); !e.empty()) return ErrorReply(400, "bad_request", "request body: " + e);
   q.now = NowSeconds();
