@@ -61,10 +61,13 @@ demo: build
 serve: build
 	$(KEDB) serve --port 8080
 
-# Matching and scanning benchmarks, with in-process baselines, then the
-# command-line comparison against ripgrep.
+# Matching and scanning benchmarks, with in-process baselines (the store
+# benchmarks on a throwaway PostgreSQL server too), then the command-line
+# comparison against ripgrep.
 bench: build
-	./$(BUILD)/kedb-bench
+	bash tests/pg/server.sh start $(BUILD)/bench-postgres
+	KEDB_BENCH_POSTGRES=$$(cat $(BUILD)/bench-postgres/url 2>/dev/null) ./$(BUILD)/kedb-bench; \
+	  rc=$$?; bash tests/pg/server.sh stop $(BUILD)/bench-postgres; exit $$rc
 	bash bench/compare_cli.sh
 
 clean:

@@ -85,8 +85,8 @@ Status OpenLog(const std::string& path, std::ifstream* file) {
 
 void AddStoreOption(CLI::App* cmd, std::string* store) {
   cmd->add_option("--store", *store,
-                  "Where outcome reports are kept: a SQLite file (default: $KEDB_STORE, else "
-                  "$XDG_DATA_HOME/kedb/outcomes.sqlite)");
+                  "Where outcome reports are kept: a SQLite file or a postgresql:// URL (default: "
+                  "$KEDB_STORE, else $XDG_DATA_HOME/kedb/outcomes.sqlite)");
 }
 
 std::unique_ptr<store::OutcomeStore> OpenStoreFor(const std::string& spec, bool only_if_present, const std::string& what,
@@ -94,7 +94,9 @@ std::unique_ptr<store::OutcomeStore> OpenStoreFor(const std::string& spec, bool 
   *failed = false;
   const std::string path = spec.empty() ? store::DefaultStoreSpec() : spec;
   std::error_code ec;
-  if (spec.empty() && only_if_present && !std::filesystem::exists(path, ec)) return nullptr;
+  if (spec.empty() && only_if_present && !store::IsPostgresSpec(path) && !std::filesystem::exists(path, ec)) {
+    return nullptr;
+  }
   auto opened = store::OpenStore(path);
   if (!opened.ok()) {
     PrintError(fmt::format("{}: {}\n", what, opened.status().message()));

@@ -1,12 +1,12 @@
 // OutcomeStore: where outcome reports are kept, durably, and counted.
 //
 // One schema and one list of migrations (migrations.h) serve every backend.
-// The embedded backend is SQLite in WAL mode with synchronous=FULL: Add
-// returns only after the report is on disk, so a report that was
+// The embedded backend is SQLite in WAL mode with synchronous=FULL; the
+// shared one is a PostgreSQL database with synchronous_commit=on. On both,
+// Add returns only after the report is durable, so a report that was
 // acknowledged survives the process being killed at any moment, and
-// several processes may write to one file at once (each write waits for
-// the others, up to ten seconds). A store object may be shared by threads:
-// its calls run one at a time.
+// several processes (or servers) may write at once without losing any. A
+// store object may be shared by threads: its calls run one at a time.
 //
 // Records stay as their files say; a store holds only what was observed
 // about them (posterior.h turns that into rates).
@@ -51,15 +51,21 @@ class OutcomeStore {
   // How many reports the store holds.
   virtual Result<int64_t> Size() = 0;
 
-  // "sqlite:/path/outcomes.sqlite", for messages.
+  // "sqlite:/path/outcomes.sqlite" or the URL without its password, for
+  // messages.
   virtual const std::string& Name() const = 0;
 };
 
 // Opens (creating when needed, and migrating to the current schema) the
-// store `spec` names: a file path for SQLite. A store written by a newer
-// kedb (a schema this build does not know) is refused rather than
-// misread.
+// store `spec` names: a postgresql:// (or postgres://) URL, as libpq reads
+// it, for PostgreSQL; otherwise a file path for SQLite. A store written by
+// a newer kedb (a schema this build does not know) is refused rather than
+// misread. Opening a PostgreSQL store connects to the server: an
+// unreachable server is an IoError naming it (without its password).
 Result<std::unique_ptr<OutcomeStore>> OpenStore(const std::string& spec);
+
+// Whether `spec` names a PostgreSQL store.
+bool IsPostgresSpec(const std::string& spec);
 
 // The store used when none is named: $KEDB_STORE when set, otherwise
 // outcomes.sqlite in $XDG_DATA_HOME/kedb (~/.local/share/kedb when
