@@ -69,6 +69,7 @@ bench: build
 	KEDB_BENCH_POSTGRES=$$(cat $(BUILD)/bench-postgres/url 2>/dev/null) ./$(BUILD)/kedb-bench; \
 	  rc=$$?; bash tests/pg/server.sh stop $(BUILD)/bench-postgres; exit $$rc
 	bash bench/compare_cli.sh
+	bash bench/store_reload.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -166,6 +166,8 @@ TEST_P(Store, AnOlderStoreIsMigratedAndKeepsItsReports) {
   }
   // As a build that knew only the first step left it.
   store_.Exec("DROP TABLE hits");
+  store_.Exec("DROP TABLE records");
+  store_.Exec("DROP TABLE records_revision");
   store_.Exec("UPDATE kedb_schema SET version = 1");
   auto s = Open(Spec());
   ASSERT_TRUE(s);

@@ -60,6 +60,18 @@ class KnowledgeBase {
   static Result<KnowledgeBase> LoadCached(const std::string& path, const LoadOptions& options,
                                           const std::string& cache_dir, LoadReport* report = nullptr);
 
+  // A record document held in memory rather than in a file (a record kept
+  // in a store): `origin` names it in diagnostics, `text` is its JSON.
+  struct Document {
+    std::string origin;
+    std::string text;
+  };
+  // Loads records from `documents` exactly as Load() does from files: each
+  // is parsed and checked, and a broken one is reported and left out (in
+  // strict mode, refuses the whole knowledge base, which `name` names).
+  static Result<KnowledgeBase> FromDocuments(const std::string& name, std::vector<Document> documents,
+                                             const LoadOptions& options, LoadReport* report = nullptr);
+
   // Builds a knowledge base from records already in memory. Later duplicates
   // of an id are dropped and reported.
   static KnowledgeBase FromRecords(std::vector<Record> records, LoadReport* report = nullptr);
@@ -80,6 +92,10 @@ class KnowledgeBase {
 // beside it when that can be written, else $XDG_CACHE_HOME/kedb or
 // ~/.cache/kedb; "" when none is usable.
 std::string DefaultCacheDir(const std::string& kb_path);
+
+// The user's own cache folder for kedb: $XDG_CACHE_HOME/kedb or
+// ~/.cache/kedb ("" when neither variable is set).
+std::string UserCacheDir();
 
 // Why a knowledge base at `path` that loaded no record cannot be used: a
 // wrong folder, a copied binary whose built-in path is gone, or documents

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "app/store_kb.h"
+
 namespace kedb::app {
 
 Result<std::shared_ptr<const Engine>> OpenEngine(const std::string& kb_path, std::string* notes) {
   LoadReport report;
-  auto engine = Engine::Open(kb_path, OpenOptions{}, &report);
+  auto engine = OpenEngineAt(kb_path, OpenOptions{}, &report);
   notes->clear();
   if (engine.ok() && report.rejected > 0) {
     *notes = fmt::format("{} of {} documents in {} could not be loaded; `kedb lint --kb {}` says why\n",

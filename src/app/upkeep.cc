@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <ctime>
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "app/clean_logs.h"
+#include "app/store_kb.h"
+#include "store/store.h"
 #include "kedb/knowledge_base.h"
 #include "render/render.h"
 
@@ -15,9 +18,12 @@ namespace kedb::app {
 Answer LintKnowledgeBase(const std::string& kb_path, const LintOptions& options, bool strict,
                          const std::vector<std::string>& clean_logs) {
   LoadReport load;
-  auto kb = KnowledgeBase::Load(kb_path, LoadOptions{}, &load);
+  auto kb = LoadKnowledge(kb_path, LoadOptions{}, &load);
   if (!kb.ok()) return Answer::Error(Answer::Kind::kInvalid, kb.status().message());
-  if (load.documents == 0) return Answer::Error(Answer::Kind::kInvalid, NoRecordsMessage(kb_path, load));
+  if (load.documents == 0) {
+    return Answer::Error(Answer::Kind::kInvalid, IsStoreKb(kb_path) ? fmt::format("{}: the store holds no record", store::RedactUrl(kb_path))
+                                                                    : NoRecordsMessage(kb_path, load));
+  }
   LintReport report = Lint(*kb, load, options);
   std::optional<CleanLogFindings> clean;
   if (!clean_logs.empty()) {
@@ -45,9 +51,10 @@ Answer LintKnowledgeBase(const std::string& kb_path, const LintOptions& options,
   return a;
 }
 
-Answer ImportRecords(ImportFormat format, const std::string& src, const std::string& out_dir) {
+Answer ImportRecords(ImportFormat format, const std::string& src, const std::string& out_dir,
+                     const std::string& into_store) {
   LoadReport report;
-  auto kb = KnowledgeBase::Load(src, LoadOptions{}, &report);
+  auto kb = LoadKnowledge(src, LoadOptions{}, &report);
   if (!kb.ok()) return Answer::Error(Answer::Kind::kInvalid, kb.status().message());
   Answer a;
   for (const auto& d : report.diagnostics) {
@@ -57,13 +64,25 @@ Answer ImportRecords(ImportFormat format, const std::string& src, const std::str
     a.notes += fmt::format("{} of the records in {} are already native; imported as they are\n",
                            report.native, src);
   }
-  if (Status st = WriteNativeTree(*kb, out_dir); !st.ok()) {
-    Answer error = Answer::Error(Answer::Kind::kInvalid, st.message());
-    error.notes = std::move(a.notes);
-    return error;
+  if (!into_store.empty()) {
+    auto put = PutKnowledge(*kb, into_store, static_cast<int64_t>(std::time(nullptr)));
+    if (!put.ok()) {
+      Answer error = Answer::Error(Answer::Kind::kInvalid, put.status().message());
+      error.notes = std::move(a.notes);
+      return error;
+    }
+    a.text = fmt::format(
+        "imported {} records into {}: {} new or changed, {} unchanged; revision {} ({} documents read, {} rejected)\n",
+        kb->size(), put->store, put->changed, put->unchanged, put->revision, report.documents, report.rejected);
+  } else {
+    if (Status st = WriteNativeTree(*kb, out_dir); !st.ok()) {
+      Answer error = Answer::Error(Answer::Kind::kInvalid, st.message());
+      error.notes = std::move(a.notes);
+      return error;
+    }
+    a.text = fmt::format("imported {} records into {} ({} documents read, {} rejected)\n", kb->size(), out_dir,
+                         report.documents, report.rejected);
   }
-  a.text = fmt::format("imported {} records into {} ({} documents read, {} rejected)\n", kb->size(), out_dir,
-                       report.documents, report.rejected);
   a.found = report.rejected == 0;
   return a;
 }

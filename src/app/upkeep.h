@@ -22,12 +22,14 @@ namespace kedb::app {
 Answer LintKnowledgeBase(const std::string& kb_path, const LintOptions& options, bool strict,
                          const std::vector<std::string>& clean_logs = {});
 
-// Reads records at `src` (a deadends.dev canon tree, or native files) and
-// writes each as DIR/<id>.json. kOk with a summary line as text; `notes`
-// holds each document that failed (as lint reports it) and `found` is
-// whether every document was imported. kInvalid when nothing could be read
-// or written.
+// Reads records at `src` (a deadends.dev canon tree, native files, or a
+// store) and writes each as DIR/<id>.json, or, when `into_store` is set,
+// into that store (app/store_kb.h) in one transaction. kOk with a summary
+// line as text; `notes` holds each document that failed (as lint reports
+// it) and `found` is whether every document was imported. kInvalid when
+// nothing could be read or written.
 enum class ImportFormat { kDeadends, kNative };
-Answer ImportRecords(ImportFormat format, const std::string& src, const std::string& out_dir);
+Answer ImportRecords(ImportFormat format, const std::string& src, const std::string& out_dir,
+                     const std::string& into_store = "");
 
 }  // namespace kedb::app

@@ -22,7 +22,7 @@ void RegisterMcp(CLI::App& app, int* exit_code) {
       "  {\"mcpServers\": {\"kedb\": {\"command\": \"/path/to/kedb\", \"args\": [\"mcp\"]}}}");
   cmd->callback([kb, store_spec, exit_code]() {
     std::string path = kb->empty() ? DefaultKbPath() : *kb;
-    serve::EngineSlot slot(path, DefaultCacheDir(path));
+    serve::EngineSlot slot(path, CacheDirFor(path));
     if (Status st = slot.Reload(); !st.ok()) {
       PrintError(fmt::format("kedb mcp: {}\n", st.message()));
       *exit_code = kExitError;
@@ -37,6 +37,12 @@ void RegisterMcp(CLI::App& app, int* exit_code) {
       return;
     }
     slot.AttachStore(store.get(), "");  // over stdio the user's own process may write
+    bool follow_failed = false;
+    auto follower = FollowStore(slot, "kedb mcp", &follow_failed);
+    if (follow_failed) {
+      *exit_code = kExitError;
+      return;
+    }
     std::ios::sync_with_stdio(false);
     serve::McpServer server(slot);
     serve::RunMcpStdio(server, std::cin, std::cout);

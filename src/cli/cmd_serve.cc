@@ -44,7 +44,9 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(1, 3600));
   cmd->footer(
       "Prints \"listening on http://HOST:PORT\" once ready. SIGHUP reloads the knowledge base; a broken one is\n"
-      "refused and the old one keeps serving. SIGINT or SIGTERM stops.\n"
+      "refused and the old one keeps serving. A knowledge base kept in a store (--kb postgresql://... or\n"
+      "--kb sqlite:PATH, filled by `kedb import ... --into`) is reloaded whenever the store changes.\n"
+      "SIGINT or SIGTERM stops.\n"
       "Example:\n"
       "  kedb serve --port 8080 &\n"
       "  curl -s localhost:8080/v1/match -d '{\"text\":\"CUDNN_STATUS_BAD_PARAM\"}'\n"
@@ -52,7 +54,7 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       "    -d '{\"error_id\":\"cuda/cudnn-bn-epsilon-nan\",\"index\":1,\"outcome\":\"worked\"}'");
   cmd->callback([args, exit_code]() {
     std::string path = args->kb.empty() ? DefaultKbPath() : args->kb;
-    serve::EngineSlot slot(path, DefaultCacheDir(path), args->allow_empty);
+    serve::EngineSlot slot(path, CacheDirFor(path), args->allow_empty);
     if (Status st = slot.Reload(); !st.ok()) {
       PrintError(fmt::format("kedb serve: {}\n", st.message()));
       *exit_code = kExitError;
@@ -73,6 +75,12 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       return;
     }
     slot.AttachStore(store.get(), *token, args->record_hits);
+    bool follow_failed = false;
+    auto follower = FollowStore(slot, "kedb serve", &follow_failed);
+    if (follow_failed) {
+      *exit_code = kExitError;
+      return;
+    }
     serve::ServeOptions options;
     options.host = args->host;
     options.port = args->port;
@@ -83,7 +91,8 @@ void RegisterServe(CLI::App& app, int* exit_code) {
     options.max_body_bytes = args->max_body_mib << 20;
     Status st = serve::RunHttpServer(slot, options, [&](int port) {
       std::cout << fmt::format("listening on http://{}:{}\n", args->host, port) << std::flush;
-      std::cerr << fmt::format("kedb serve: {} records from {}\n", slot.info().records, path);
+      std::cerr << fmt::format("kedb serve: {} records from {}{}\n", slot.info().records, store::RedactUrl(path),
+                               follower ? fmt::format(" (revision {}, following its changes)", slot.info().revision) : "");
       if (slot.info().records == 0) std::cerr << "kedb serve: warning: the knowledge base is empty; nothing will match\n";
       if (slot.store() == nullptr) {
         std::cerr << "kedb serve: no outcome store: reports are off\n";

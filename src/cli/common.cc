@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "app/open.h"
+#include "app/store_kb.h"
 
 namespace kedb::cli {
 namespace fs = std::filesystem;
@@ -30,8 +31,8 @@ std::string DefaultKbPath() {
 
 void AddKbOption(CLI::App* cmd, std::string* kb_path) {
   cmd->add_option("--kb", *kb_path,
-                  "Knowledge base: a folder of records (native or deadends.dev canon), a .jsonl file, or one "
-                  "record file (default: the bundled kb/, or $KEDB_KB)");
+                  "Knowledge base: a folder of records (native or deadends.dev canon), a .jsonl file, one record "
+                  "file, or a store (postgresql://... or sqlite:PATH) (default: the bundled kb/, or $KEDB_KB)");
 }
 
 void AddLangOption(CLI::App* cmd, std::string* lang) {
@@ -81,6 +82,24 @@ Status OpenLog(const std::string& path, std::ifstream* file) {
   file->open(path, std::ios::binary);
   if (*file) return Status::Ok();
   return Status::IoError(fmt::format("cannot open: {}", errno ? std::strerror(errno) : "unknown reason"));
+}
+
+std::string CacheDirFor(const std::string& kb_path) {
+  return app::IsStoreKb(kb_path) ? UserCacheDir() : DefaultCacheDir(kb_path);
+}
+
+std::unique_ptr<serve::StoreFollower> FollowStore(serve::EngineSlot& slot, const std::string& what, bool* failed) {
+  *failed = false;
+  if (!slot.from_store()) return nullptr;
+  auto follower = serve::StoreFollower::Start(slot, [what](const std::string& line) {
+    PrintError(fmt::format("{}: {}\n", what, line));
+  });
+  if (!follower.ok()) {
+    PrintError(fmt::format("{}: {}\n", what, follower.status().message()));
+    *failed = true;
+    return nullptr;
+  }
+  return std::move(follower).value();
 }
 
 void AddStoreOption(CLI::App* cmd, std::string* store) {

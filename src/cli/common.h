@@ -8,6 +8,8 @@
 #include <CLI/CLI.hpp>
 
 #include "app/queries.h"
+#include "serve/engine_slot.h"
+#include "serve/store_follower.h"
 #include "store/store.h"
 
 namespace kedb::cli {
@@ -32,6 +34,16 @@ Lang ParseLang(const std::string& lang);
 // pointing to `kedb lint`. nullptr (after printing why) when the path
 // cannot be used at all or holds no record.
 std::shared_ptr<const Engine> OpenForQuery(const std::string& kb_path);
+
+// Where a knowledge base's caches go: beside it for a path
+// (DefaultCacheDir), the user's cache folder for one kept in a store.
+std::string CacheDirFor(const std::string& kb_path);
+
+// For a server whose knowledge base is kept in a store: follows the store,
+// reloading on every change, with a line on stderr per reload (prefixed
+// `what`). nullptr when the knowledge base is files; nullptr after
+// printing why, with *failed set, when the store cannot be watched.
+std::unique_ptr<serve::StoreFollower> FollowStore(serve::EngineSlot& slot, const std::string& what, bool* failed);
 
 // Adds --store PATH (where outcome reports are kept).
 void AddStoreOption(CLI::App* cmd, std::string* store);

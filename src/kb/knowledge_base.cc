@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <future>
 #include <fstream>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -72,41 +73,71 @@ std::optional<Record> ReadRecord(SourceDocument& doc, const LoadOptions& options
 
 }  // namespace
 
+namespace {
+
+// Counts `doc` in `rep` and passes its record to `add` (which says whether
+// it was taken) when it has one.
+void AddDocument(SourceDocument&& doc, const LoadOptions& options, LoadReport* rep,
+                 const std::function<bool(Record, LoadReport*)>& add) {
+  if (doc.read_error && doc.read_error->severity != Severity::kError) {
+    rep->diagnostics.push_back(std::move(*doc.read_error));  // a second path to a file or folder read once
+    return;
+  }
+  ++rep->documents;
+  if (doc.read_error) {
+    rep->diagnostics.push_back(std::move(*doc.read_error));
+    ++rep->rejected;
+    return;
+  }
+  auto rec = ReadRecord(doc, options, rep);
+  if (!rec) {
+    ++rep->rejected;
+    return;
+  }
+  bool canon = rec->origin.format == Origin::Format::kDeadends;
+  if (add(std::move(*rec), rep)) {
+    ++(canon ? rep->deadends : rep->native);
+  } else {
+    ++rep->rejected;
+  }
+}
+
+// Strict mode: the first error refuses the knowledge base `name`.
+Status RefuseOnErrors(const std::string& name, const LoadOptions& options, const LoadReport& rep) {
+  if (!options.strict || rep.errors() == 0) return Status::Ok();
+  const Diagnostic& first = *std::find_if(rep.diagnostics.begin(), rep.diagnostics.end(),
+                                          [](const Diagnostic& d) { return d.severity == Severity::kError; });
+  return Status::Corrupt(
+      fmt::format("{}: refusing the knowledge base: {} error(s), the first: {}", name, rep.errors(), first.ToString()));
+}
+
+}  // namespace
+
 Result<KnowledgeBase> KnowledgeBase::Load(const std::string& path, const LoadOptions& options,
                                           LoadReport* report) {
   LoadReport local;
   LoadReport* rep = report ? report : &local;
   KnowledgeBase kb;
-  Status st = ForEachDocument(path, options, [&](SourceDocument&& doc) {
-    if (doc.read_error && doc.read_error->severity != Severity::kError) {
-      rep->diagnostics.push_back(std::move(*doc.read_error));  // a second path to a file or folder read once
-      return;
-    }
-    ++rep->documents;
-    if (doc.read_error) {
-      rep->diagnostics.push_back(std::move(*doc.read_error));
-      ++rep->rejected;
-      return;
-    }
-    auto rec = ReadRecord(doc, options, rep);
-    if (!rec) {
-      ++rep->rejected;
-      return;
-    }
-    bool canon = rec->origin.format == Origin::Format::kDeadends;
-    if (kb.Add(std::move(*rec), rep)) {
-      ++(canon ? rep->deadends : rep->native);
-    } else {
-      ++rep->rejected;
-    }
-  });
+  const auto add = [&kb](Record r, LoadReport* rp) { return kb.Add(std::move(r), rp); };
+  Status st = ForEachDocument(path, options, [&](SourceDocument&& doc) { AddDocument(std::move(doc), options, rep, add); });
   if (!st.ok()) return st;
-  if (options.strict && rep->errors() > 0) {
-    const Diagnostic& first = *std::find_if(rep->diagnostics.begin(), rep->diagnostics.end(),
-                                            [](const Diagnostic& d) { return d.severity == Severity::kError; });
-    return Status::Corrupt(fmt::format("{}: refusing the knowledge base: {} error(s), the first: {}", path,
-                                       rep->errors(), first.ToString()));
+  if (Status refused = RefuseOnErrors(path, options, *rep); !refused.ok()) return refused;
+  return kb;
+}
+
+Result<KnowledgeBase> KnowledgeBase::FromDocuments(const std::string& name, std::vector<Document> documents,
+                                                   const LoadOptions& options, LoadReport* report) {
+  LoadReport local;
+  LoadReport* rep = report ? report : &local;
+  KnowledgeBase kb;
+  const auto add = [&kb](Record r, LoadReport* rp) { return kb.Add(std::move(r), rp); };
+  for (Document& d : documents) {
+    SourceDocument doc;
+    doc.origin.file = std::move(d.origin);
+    doc.text = std::move(d.text);
+    AddDocument(std::move(doc), options, rep, add);
   }
+  if (Status refused = RefuseOnErrors(name, options, *rep); !refused.ok()) return refused;
   return kb;
 }
 
@@ -147,6 +178,10 @@ std::string DefaultCacheDir(const std::string& kb_path) {
   fs::path dir = base / ".kedb-cache";
   fs::create_directories(dir, ec);
   if (!ec && ::access(dir.c_str(), W_OK) == 0) return dir.string();
+  return UserCacheDir();
+}
+
+std::string UserCacheDir() {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   const char* home = std::getenv("HOME");
   if (xdg && *xdg) return (fs::path(xdg) / "kedb").string();

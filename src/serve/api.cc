@@ -183,6 +183,7 @@ ApiReply Healthz(const EngineSlot& slot) {
          {"loaded_at", info.loaded_at},
          {"failed_reloads", info.failed_reloads},
          {"last_reload_error", info.last_error}};
+  if (slot.from_store()) j["store_revision"] = info.revision;
   return JsonReply(200, j.dump() + "\n");
 }
 

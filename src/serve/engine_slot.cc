@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "app/store_kb.h"
+
 namespace kedb::serve {
 
 EngineSlot::EngineSlot(std::string kb_path, std::string cache_dir, bool allow_empty)
@@ -18,7 +20,8 @@ Status EngineSlot::Reload() {
   options.cache_dir = cache_dir_;
   options.allow_empty = allow_empty_;
   LoadReport report;
-  auto engine = Engine::Open(kb_path_, options, &report);
+  int64_t revision = 0;
+  auto engine = app::OpenEngineAt(kb_path_, options, &report, &revision);
   std::lock_guard<std::mutex> lock(mu_);
   if (!engine.ok()) {
     ++info_.failed_reloads;
@@ -28,6 +31,7 @@ Status EngineSlot::Reload() {
   engine_ = std::move(*engine);
   ++info_.generation;
   info_.records = engine_->kb().size();
+  info_.revision = revision;
   info_.loaded_at = std::chrono::duration_cast<std::chrono::seconds>(
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();
@@ -38,6 +42,8 @@ std::shared_ptr<const Engine> EngineSlot::Get() const {
   std::lock_guard<std::mutex> lock(mu_);
   return engine_;
 }
+
+bool EngineSlot::from_store() const { return app::IsStoreKb(kb_path_); }
 
 EngineSlot::Info EngineSlot::info() const {
   std::lock_guard<std::mutex> lock(mu_);

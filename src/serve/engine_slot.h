@@ -17,6 +17,7 @@ namespace kedb::serve {
 
 class EngineSlot {
  public:
+  // `kb_path` is a knowledge-base path or a store (app/store_kb.h).
   // Nothing is loaded until Reload() succeeds once.
   // With `allow_empty`, a knowledge base with no record loads (and matches
   // nothing); otherwise it is refused like a broken one.
@@ -37,8 +38,13 @@ class EngineSlot {
     int64_t loaded_at = 0;        // unix seconds of the last successful load
     uint64_t failed_reloads = 0;  // refused since start
     std::string last_error;       // why the last refused reload was refused
+    int64_t revision = 0;         // a store's revision the records are as of (0 for files)
   };
   Info info() const;
+
+  // Whether the knowledge base is kept in a store (then StoreFollower can
+  // keep it current).
+  bool from_store() const;
 
   // What the server knows beyond the records: the outcome store (nullptr:
   // none, so reads show records as stored and writes are refused) and the

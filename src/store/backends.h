@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kedb/status.h"
+#include "store/record_store.h"
 #include "store/store.h"
 
 namespace kedb::store {
@@ -17,7 +18,11 @@ Result<std::unique_ptr<OutcomeStore>> OpenSqliteStore(const std::string& path);
 // (with ?options=... as libpq reads them).
 Result<std::unique_ptr<OutcomeStore>> OpenPostgresStore(const std::string& url);
 
-// `url` with its password (if any) replaced by "***", for messages.
-std::string RedactUrl(const std::string& url);
+// The record halves (record_store.h), on the same specs.
+Result<std::unique_ptr<RecordStore>> OpenSqliteRecordStore(const std::string& path);
+Result<std::unique_ptr<RecordWatcher>> OpenSqliteRecordWatcher(const std::string& path);
+Result<std::unique_ptr<RecordStore>> OpenPostgresRecordStore(const std::string& url);
+Result<std::unique_ptr<RecordWatcher>> OpenPostgresRecordWatcher(const std::string& url);
+
 
 }  // namespace kedb::store

@@ -5,7 +5,7 @@
 namespace kedb::store {
 namespace {
 
-constexpr std::array<std::string_view, 2> kSteps = {
+constexpr std::array<std::string_view, 3> kSteps = {
     // 1: outcome reports and the environment each happened in.
     R"sql(
 CREATE TABLE outcomes (
@@ -36,6 +36,18 @@ CREATE TABLE hits (
   last_at   BIGINT NOT NULL,
   PRIMARY KEY (record_id, hour)
 ))sql",
+    // 3: records kept in the store: each as its native JSON, with the store
+    // revision that last wrote it. The revision counts every write that
+    // changed a record, so a server knows from one number whether to reload.
+    R"sql(
+CREATE TABLE records (
+  id         TEXT PRIMARY KEY,
+  body       TEXT NOT NULL,
+  revision   BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+CREATE TABLE records_revision (revision BIGINT NOT NULL);
+INSERT INTO records_revision (revision) VALUES (0))sql",
 };
 
 }  // namespace

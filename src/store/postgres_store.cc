@@ -1,9 +1,9 @@
 // The shared store: one PostgreSQL database, for teams running several
 // servers (see store.h for the guarantees every backend keeps).
 //
-// Durability comes from the server: the session asks for
-// synchronous_commit=on, so a commit returns only once the server has the
-// report in its write-ahead log, whatever the server's default. Several
+// Durability comes from the server: the connection asks for
+// synchronous_commit=on (postgres_db.h), so a commit returns only once the
+// server has the report in its write-ahead log. Several
 // servers may write at once: a retried event id is settled by the primary
 // key, and hit counters are upserted in one order (by record id), so two
 // writers never wait on each other in a cycle.
@@ -15,41 +15,11 @@
 #include <pqxx/pqxx>
 
 #include "store/backends.h"
-#include "store/migrations.h"
+#include "store/postgres_db.h"
 #include "store/shared_sql.h"
 
 namespace kedb::store {
 namespace {
-
-// Taken while migrating, so servers starting together migrate one at a
-// time; any fixed number unlikely to clash with an application's own.
-constexpr int64_t kMigrationLock = 0x6b656462;  // "kedb"
-
-std::string FirstLine(std::string_view text) {
-  const auto end = text.find('\n');
-  return std::string(text.substr(0, end));
-}
-
-// What went wrong, as a person can act on it.
-Status Failed(const std::string& name, const std::string& doing, const std::exception& e) {
-  if (dynamic_cast<const pqxx::in_doubt_error*>(&e) != nullptr) {
-    return Status::IoError(fmt::format(
-        "{}: {}: the connection broke during the commit, so whether it was kept is unknown; send it again "
-        "with the same event id",
-        name, doing));
-  }
-  if (dynamic_cast<const pqxx::broken_connection*>(&e) != nullptr) {
-    return Status::IoError(fmt::format("{}: {}: cannot reach the server: {}", name, doing, FirstLine(e.what())));
-  }
-  if (const auto* s = dynamic_cast<const pqxx::sql_error*>(&e); s != nullptr) {
-    if (s->sqlstate() == "53100") {
-      return Status::IoError(
-          fmt::format("{}: {}: the server's disk is full; nothing of this write was kept", name, doing));
-    }
-    return Status::IoError(fmt::format("{}: {}: {} (SQLSTATE {})", name, doing, FirstLine(e.what()), s->sqlstate()));
-  }
-  return Status::IoError(fmt::format("{}: {}: {}", name, doing, FirstLine(e.what())));
-}
 
 class PostgresStore final : public OutcomeStore {
  public:
@@ -77,7 +47,7 @@ class PostgresStore final : public OutcomeStore {
       tx.commit();
       return Added::kNew;
     } catch (const std::exception& e) {
-      return Failed(name_, "storing a report", e);
+      return PostgresFailed(name_, "storing a report", e);
     }
   }
 
@@ -96,7 +66,7 @@ class PostgresStore final : public OutcomeStore {
       }
       return out;
     } catch (const std::exception& e) {
-      return Failed(name_, "reading counts", e);
+      return PostgresFailed(name_, "reading counts", e);
     }
   }
 
@@ -113,7 +83,7 @@ class PostgresStore final : public OutcomeStore {
       tx.commit();
       return Status::Ok();
     } catch (const std::exception& e) {
-      return Failed(name_, "counting matches", e);
+      return PostgresFailed(name_, "counting matches", e);
     }
   }
 
@@ -130,7 +100,7 @@ class PostgresStore final : public OutcomeStore {
       sql::SortHits(&out);
       return out;
     } catch (const std::exception& e) {
-      return Failed(name_, "reading match counts", e);
+      return PostgresFailed(name_, "reading match counts", e);
     }
   }
 
@@ -140,7 +110,7 @@ class PostgresStore final : public OutcomeStore {
       pqxx::read_transaction tx(*db_);
       return static_cast<int64_t>(tx.exec(sql::kSize)[0][0].as<long long>());
     } catch (const std::exception& e) {
-      return Failed(name_, "counting reports", e);
+      return PostgresFailed(name_, "counting reports", e);
     }
   }
 
@@ -166,42 +136,13 @@ class PostgresStore final : public OutcomeStore {
   std::string name_;
 };
 
-// Brings the database to the current schema in one transaction, holding
-// an advisory lock so that servers starting together take turns.
-Status Migrate(pqxx::connection& db, const std::string& name) {
-  const auto steps = SchemaSteps();
-  pqxx::work tx(db);
-  tx.exec_params("SELECT pg_advisory_xact_lock($1)", static_cast<long long>(kMigrationLock));
-  tx.exec("CREATE TABLE IF NOT EXISTS kedb_schema (version INTEGER NOT NULL)");
-  const pqxx::result got = tx.exec("SELECT version FROM kedb_schema");
-  const long long version = got.empty() ? 0 : got[0][0].as<long long>();
-  if (version > static_cast<long long>(steps.size())) {
-    return Status::InvalidArgument(fmt::format(
-        "{}: written by a newer kedb (schema version {}, this build knows {}); use that version", name, version,
-        steps.size()));
-  }
-  if (got.empty()) tx.exec("INSERT INTO kedb_schema (version) VALUES (0)");
-  for (auto v = static_cast<std::size_t>(version); v < steps.size(); ++v) {
-    tx.exec(std::string(steps[v]));
-    tx.exec_params("UPDATE kedb_schema SET version = $1", static_cast<long long>(v + 1));
-  }
-  tx.commit();
-  return Status::Ok();
-}
-
 }  // namespace
 
 Result<std::unique_ptr<OutcomeStore>> OpenPostgresStore(const std::string& url) {
   const std::string name = RedactUrl(url);
-  try {
-    auto db = std::make_unique<pqxx::connection>(url);
-    // An acknowledged report must be durable whatever the server's default.
-    db->set_variable("synchronous_commit", "on");
-    if (Status st = Migrate(*db, name); !st.ok()) return st;
-    return std::unique_ptr<OutcomeStore>(std::make_unique<PostgresStore>(std::move(db), name));
-  } catch (const std::exception& e) {
-    return Failed(name, "opening", e);
-  }
+  auto db = OpenPostgresDatabase(url, name);
+  if (!db.ok()) return db.status();
+  return std::unique_ptr<OutcomeStore>(std::make_unique<PostgresStore>(std::move(db).value(), name));
 }
 
 }  // namespace kedb::store

@@ -47,6 +47,21 @@ inline constexpr const char* kHitRows =
     "SELECT record_id, hour, count, first_at, last_at FROM hits ORDER BY record_id, hour";
 inline constexpr const char* kSize = "SELECT COUNT(*) FROM outcomes";
 
+// Records (record_store.h). A write first moves the revision on (which,
+// on PostgreSQL, also makes concurrent writers take turns), then upserts
+// each record; a record whose JSON is unchanged is not rewritten.
+inline constexpr const char* kNextRevision =
+    "UPDATE records_revision SET revision = revision + 1 RETURNING revision";
+// $1 id, $2 body, $3 revision, $4 updated_at; changes 0 rows when the body
+// is the same.
+inline constexpr const char* kPutRecord =
+    "INSERT INTO records (id, body, revision, updated_at) VALUES ($1, $2, $3, $4) "
+    "ON CONFLICT (id) DO UPDATE SET body = excluded.body, revision = excluded.revision, "
+    "updated_at = excluded.updated_at WHERE records.body <> excluded.body";
+inline constexpr const char* kGetRecord = "SELECT body, updated_at FROM records WHERE id = $1";
+inline constexpr const char* kAllRecords = "SELECT id, body, updated_at FROM records ORDER BY id";
+inline constexpr const char* kRevision = "SELECT revision FROM records_revision";
+
 // One row of kCountTotals or kCountByEnv, folded into `out`: rows of one
 // action and environment pair arrive together and add up to one entry.
 struct CountRow {

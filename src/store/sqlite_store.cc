@@ -1,46 +1,17 @@
 // The embedded store: one SQLite file (see store.h for its guarantees).
-#include <algorithm>
-#include <chrono>
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <random>
-#include <thread>
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
-#include <sqlite3.h>
 
 #include "store/backends.h"
-#include "store/migrations.h"
+#include "store/sqlite_db.h"
 #include "store/shared_sql.h"
 
 namespace kedb::store {
 namespace {
-
-// How long a write waits for another process's write before giving up.
-constexpr int kBusyTimeoutMs = 10000;
-
-// What went wrong, as a person can act on it. A full disk is SQLITE_FULL;
-// a write the system refused for another reason (a file-size limit, a
-// failing device) is SQLITE_IOERR_WRITE, whose errno SQLite does not keep
-// reliably, so the message names both likely causes.
-Status Failed(const std::string& name, const std::string& doing, const SQLite::Exception& e) {
-  const int code = e.getErrorCode();
-  if (code == SQLITE_FULL) {
-    return Status::IoError(fmt::format("{}: {}: the disk or the store is full; nothing of this write was kept", name, doing));
-  }
-  if (e.getExtendedErrorCode() == SQLITE_IOERR_WRITE) {
-    return Status::IoError(fmt::format(
-        "{}: {}: the system refused the write (a full disk or a file-size limit); nothing of this write was kept",
-        name, doing));
-  }
-  if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
-    return Status::Corrupt(fmt::format("{}: {}: not a kedb store or damaged: {}", name, doing, e.what()));
-  }
-  return Status::IoError(fmt::format("{}: {}: {}", name, doing, e.what()));
-}
 
 class SqliteStore final : public OutcomeStore {
  public:
@@ -68,7 +39,7 @@ class SqliteStore final : public OutcomeStore {
       tx->commit();
       return Added::kNew;
     } catch (const SQLite::Exception& e) {
-      return Failed(name_, "storing a report", e);
+      return SqliteFailed(name_, "storing a report", e);
     }
   }
 
@@ -80,7 +51,7 @@ class SqliteStore final : public OutcomeStore {
       CountInto(sql::kCountByEnv, record_id, &out);
       return out;
     } catch (const SQLite::Exception& e) {
-      return Failed(name_, "reading counts", e);
+      return SqliteFailed(name_, "reading counts", e);
     }
   }
 
@@ -104,7 +75,7 @@ class SqliteStore final : public OutcomeStore {
       tx->commit();
       return Status::Ok();
     } catch (const SQLite::Exception& e) {
-      return Failed(name_, "counting matches", e);
+      return SqliteFailed(name_, "counting matches", e);
     }
   }
 
@@ -121,7 +92,7 @@ class SqliteStore final : public OutcomeStore {
       sql::SortHits(&out);
       return out;
     } catch (const SQLite::Exception& e) {
-      return Failed(name_, "reading match counts", e);
+      return SqliteFailed(name_, "reading match counts", e);
     }
   }
 
@@ -130,7 +101,7 @@ class SqliteStore final : public OutcomeStore {
     try {
       return static_cast<int64_t>(db_->execAndGet(sql::kSize).getInt64());
     } catch (const SQLite::Exception& e) {
-      return Failed(name_, "counting reports", e);
+      return SqliteFailed(name_, "counting reports", e);
     }
   }
 
@@ -193,62 +164,13 @@ class SqliteStore final : public OutcomeStore {
   std::string name_;
 };
 
-// Brings `db` to the current schema, one step per transaction.
-Status Migrate(SQLite::Database& db, const std::string& name) {
-  const auto steps = SchemaSteps();
-  SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
-  db.exec("CREATE TABLE IF NOT EXISTS kedb_schema (version INTEGER NOT NULL)");
-  SQLite::Statement get(db, "SELECT version FROM kedb_schema");
-  int64_t version = 0;
-  const bool has_row = get.executeStep();
-  if (has_row) version = get.getColumn(0).getInt64();
-  get.reset();
-  if (version > static_cast<int64_t>(steps.size())) {
-    return Status::InvalidArgument(fmt::format(
-        "{}: written by a newer kedb (schema version {}, this build knows {}); use that version", name, version,
-        steps.size()));
-  }
-  if (!has_row) db.exec("INSERT INTO kedb_schema (version) VALUES (0)");
-  for (auto v = static_cast<std::size_t>(version); v < steps.size(); ++v) {
-    db.exec(std::string(steps[v]));  // all of the step's statements
-    SQLite::Statement set(db, "UPDATE kedb_schema SET version = ?");
-    set.bind(1, static_cast<int64_t>(v + 1));
-    set.exec();
-  }
-  tx.commit();
-  return Status::Ok();
-}
-
 }  // namespace
 
-Result<std::unique_ptr<OutcomeStore>> OpenSqliteStore(const std::string& spec) {
-  const std::string name = "sqlite:" + spec;
-  std::error_code ec;
-  const std::filesystem::path parent = std::filesystem::path(spec).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  if (ec) return Status::IoError(fmt::format("{}: cannot create its folder: {}", name, ec.message()));
-  // Setting WAL mode on a new file takes an exclusive lock without waiting
-  // for the busy timeout, so when several processes open one new store at
-  // once, some find it locked: they try again, for as long as a write
-  // would wait.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
-  std::minstd_rand jitter(std::random_device{}());
-  for (;;) {
-    try {
-      auto db = std::make_unique<SQLite::Database>(spec, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs);
-      // WAL: readers never block the writer; synchronous=FULL: a commit is
-      // on disk before it returns, even across a power cut.
-      db->exec("PRAGMA journal_mode=WAL");
-      db->exec("PRAGMA synchronous=FULL");
-      db->exec("PRAGMA foreign_keys=ON");
-      if (Status st = Migrate(*db, name); !st.ok()) return st;
-      return std::unique_ptr<OutcomeStore>(std::make_unique<SqliteStore>(std::move(db), name));
-    } catch (const SQLite::Exception& e) {
-      const bool busy = e.getErrorCode() == SQLITE_BUSY || e.getErrorCode() == SQLITE_LOCKED;
-      if (!busy || std::chrono::steady_clock::now() >= deadline) return Failed(name, "opening", e);
-      std::this_thread::sleep_for(std::chrono::milliseconds(5 + jitter() % 20));
-    }
-  }
+Result<std::unique_ptr<OutcomeStore>> OpenSqliteStore(const std::string& path) {
+  const std::string name = "sqlite:" + path;
+  auto db = OpenSqliteDatabase(path, name);
+  if (!db.ok()) return db.status();
+  return std::unique_ptr<OutcomeStore>(std::make_unique<SqliteStore>(std::move(db).value(), name));
 }
 
 }  // namespace kedb::store

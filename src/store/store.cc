@@ -3,6 +3,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <unordered_set>
+
+#include <fmt/format.h>
 
 #include "store/backends.h"
 
@@ -12,10 +15,44 @@ bool IsPostgresSpec(const std::string& spec) {
   return spec.starts_with("postgresql://") || spec.starts_with("postgres://");
 }
 
+namespace {
+
+// A SQLite store may be named "sqlite:PATH", as messages name it.
+std::string SqlitePath(const std::string& spec) { return spec.starts_with("sqlite:") ? spec.substr(7) : spec; }
+
+constexpr const char* kNothingNamed = "store: nothing named (a SQLite file or a postgresql:// URL)";
+
+}  // namespace
+
 Result<std::unique_ptr<OutcomeStore>> OpenStore(const std::string& spec) {
-  if (spec.empty()) return Status::InvalidArgument("store: nothing named (a SQLite file or a postgresql:// URL)");
+  if (SqlitePath(spec).empty()) return Status::InvalidArgument(kNothingNamed);
   if (IsPostgresSpec(spec)) return OpenPostgresStore(spec);
-  return OpenSqliteStore(spec);
+  return OpenSqliteStore(SqlitePath(spec));
+}
+
+Result<std::unique_ptr<RecordStore>> OpenRecordStore(const std::string& spec) {
+  if (SqlitePath(spec).empty()) return Status::InvalidArgument(kNothingNamed);
+  if (IsPostgresSpec(spec)) return OpenPostgresRecordStore(spec);
+  return OpenSqliteRecordStore(SqlitePath(spec));
+}
+
+Result<std::unique_ptr<RecordWatcher>> OpenRecordWatcher(const std::string& spec) {
+  if (SqlitePath(spec).empty()) return Status::InvalidArgument(kNothingNamed);
+  if (IsPostgresSpec(spec)) return OpenPostgresRecordWatcher(spec);
+  return OpenSqliteRecordWatcher(SqlitePath(spec));
+}
+
+std::string CheckRecordsToStore(const std::vector<StoredRecord>& records) {
+  std::unordered_set<std::string_view> seen;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const StoredRecord& r = records[i];
+    if (r.id.empty()) return fmt::format("records[{}]: no id", i);
+    if (!seen.insert(r.id).second) return fmt::format("records[{}] ({}): the id is given twice", i, r.id);
+    if (r.json.size() > kMaxStoredRecordBytes) {
+      return fmt::format("records[{}] ({}): {} bytes, at most {}", i, r.id, r.json.size(), kMaxStoredRecordBytes);
+    }
+  }
+  return "";
 }
 
 std::string RedactUrl(const std::string& url) {

@@ -67,6 +67,9 @@ Result<std::unique_ptr<OutcomeStore>> OpenStore(const std::string& spec);
 // Whether `spec` names a PostgreSQL store.
 bool IsPostgresSpec(const std::string& spec);
 
+// `spec` as messages show it: a URL's password (if any) replaced by "***".
+std::string RedactUrl(const std::string& spec);
+
 // The store used when none is named: $KEDB_STORE when set, otherwise
 // outcomes.sqlite in $XDG_DATA_HOME/kedb (~/.local/share/kedb when
 // XDG_DATA_HOME is unset).
