@@ -28,7 +28,9 @@ namespace kedb::app {
 struct Answer {
   // kUnavailable: the question was fine but something it needs failed (a
   // store that cannot write); a server answers 503.
-  enum class Kind { kOk, kNotFound, kInvalid, kUnavailable };
+  // kConflict: the request is sound but clashes with what is stored (a
+  // record created twice); HTTP 409.
+  enum class Kind { kOk, kNotFound, kInvalid, kUnavailable, kConflict };
   Kind kind = Kind::kOk;
   std::string json;     // kOk: the renderer's JSON
   std::string text;     // kOk: the renderer's text

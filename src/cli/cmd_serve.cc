@@ -81,6 +81,18 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       *exit_code = kExitError;
       return;
     }
+    // Records kept in a store may be written over the API (with the token).
+    std::unique_ptr<store::RecordStore> records;
+    if (slot.from_store()) {
+      auto opened = store::OpenRecordStore(path);
+      if (!opened.ok()) {
+        PrintError(fmt::format("kedb serve: {}\n", opened.status().message()));
+        *exit_code = kExitError;
+        return;
+      }
+      records = std::move(opened).value();
+      slot.AttachRecords(records.get());
+    }
     serve::ServeOptions options;
     options.host = args->host;
     options.port = args->port;

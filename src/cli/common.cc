@@ -69,6 +69,7 @@ int Emit(const app::Answer& answer, bool json, const std::string& what) {
       return kExitNothing;
     case app::Answer::Kind::kInvalid:
     case app::Answer::Kind::kUnavailable:
+    case app::Answer::Kind::kConflict:
       break;
   }
   PrintError(fmt::format("{}: {}\n", what, answer.message));

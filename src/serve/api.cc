@@ -8,6 +8,7 @@
 #include "serve/json_schema.h"
 #include "app/mine.h"
 #include "app/outcomes.h"
+#include "app/record_writes.h"
 #include "app/queries.h"
 #include "serve/outcome_request.h"
 
@@ -47,6 +48,7 @@ ApiReply FromAnswer(const Answer& a) {
     case Answer::Kind::kNotFound: return ErrorReply(404, "not_found", a.message);
     case Answer::Kind::kInvalid: return ErrorReply(400, "bad_request", a.message);
     case Answer::Kind::kUnavailable: return ErrorReply(503, "unavailable", a.message);
+    case Answer::Kind::kConflict: return ErrorReply(409, "conflict", a.message);
   }
   return ErrorReply(500, "internal", "unreachable");
 }
@@ -188,16 +190,24 @@ ApiReply Healthz(const EngineSlot& slot) {
 }
 
 
-// POST /v1/outcomes: who may write is decided before the body is read.
-ApiReply PostOutcome(const EngineSlot& slot, const Engine& engine, const ApiRequest& req) {
-  if (slot.store() == nullptr || slot.write_token().empty()) {
-    return ErrorReply(403, "writes_disabled",
-                      "this server takes no reports: start it with KEDB_TOKEN or --token-file set");
-  }
+// Who may write is decided before a body is read: 403 when the server
+// takes no writes of this kind (`why` says how to turn them on), 401 with
+// a Bearer challenge when the request lacks the token.
+std::optional<ApiReply> RefuseWrite(bool enabled, const ApiRequest& req, std::string_view why) {
+  if (!enabled) return ErrorReply(403, "writes_disabled", why);
   if (!req.may_write) {
-    ApiReply r = ErrorReply(401, "unauthorized", "reports need the server's token: Authorization: Bearer TOKEN");
+    ApiReply r = ErrorReply(401, "unauthorized", "writes need the server's token: Authorization: Bearer TOKEN");
     r.bearer_challenge = true;
     return r;
+  }
+  return std::nullopt;
+}
+
+// POST /v1/outcomes.
+ApiReply PostOutcome(const EngineSlot& slot, const Engine& engine, const ApiRequest& req) {
+  if (auto refused = RefuseWrite(slot.store() != nullptr && !slot.write_token().empty(), req,
+                                 "this server takes no reports: start it with KEDB_TOKEN or --token-file set")) {
+    return *refused;
   }
   Json body;
   if (auto bad = ParseBody(req, &body)) return *bad;
@@ -205,6 +215,25 @@ ApiReply PostOutcome(const EngineSlot& slot, const Engine& engine, const ApiRequ
   if (std::string e = OutcomeFromJson(body, &q); !e.empty()) return ErrorReply(400, "bad_request", "request body: " + e);
   q.now = NowSeconds();
   return FromAnswer(app::ReportOutcome(engine, *slot.store(), q));
+}
+
+// POST /v1/records (create) and PUT /v1/records/{id} (create or replace):
+// the body is the record document itself.
+ApiReply WriteRecordRoute(const EngineSlot& slot, const Engine& engine, const ApiRequest& req, std::string path_id) {
+  if (auto refused = RefuseWrite(slot.records() != nullptr && !slot.write_token().empty(), req,
+                                 "this server does not write records: start it with --kb naming a store "
+                                 "(postgresql://... or sqlite:PATH) and KEDB_TOKEN or --token-file set")) {
+    return *refused;
+  }
+  app::RecordWrite q;
+  q.json = req.body;
+  q.path_id = std::move(path_id);
+  q.create_only = q.path_id.empty();
+  q.now = NowSeconds();
+  bool created = false;
+  ApiReply r = FromAnswer(app::WriteRecord(engine, *slot.records(), q, &created));
+  if (created) r.status = 201;
+  return r;
 }
 
 ApiReply WrongMethod(const ApiRequest& req, const char* allow) {
@@ -231,7 +260,8 @@ std::vector<ApiRoute> ApiRoutes() {
   return {{"post", "/v1/match"},        {"post", "/v1/scan"},   {"get", "/v1/errors/{id}"},
           {"get", "/v1/errors/{id}/chain"}, {"get", "/v1/search"}, {"get", "/v1/domains"},
           {"get", "/v1/domains/{domain}/errors"}, {"get", "/v1/stats"}, {"post", "/v1/mine"},
-          {"post", "/v1/outcomes"},         {"get", "/v1/stats/hits"}, {"get", "/healthz"}};
+          {"post", "/v1/outcomes"},         {"get", "/v1/stats/hits"}, {"post", "/v1/records"},
+          {"put", "/v1/records/{id}"},      {"get", "/healthz"}};
 }
 
 ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
@@ -248,6 +278,10 @@ ApiReply HandleApi(const EngineSlot& slot, const ApiRequest& req) {
   }
   if (path == "/v1/mine") return req.method == "POST" ? Mine(*engine, req) : WrongMethod(req, "POST");
   if (path == "/v1/outcomes") return req.method == "POST" ? PostOutcome(slot, *engine, req) : WrongMethod(req, "POST");
+  if (path == "/v1/records") return req.method == "POST" ? WriteRecordRoute(slot, *engine, req, "") : WrongMethod(req, "POST");
+  if (path.starts_with("/v1/records/") && path.size() > 12) {
+    return req.method == "PUT" ? WriteRecordRoute(slot, *engine, req, path.substr(12)) : WrongMethod(req, "PUT");
+  }
   if (path == "/v1/search") {
     if (!get) return WrongMethod(req, "GET");
     SearchQuery q;

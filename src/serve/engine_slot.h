@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kedb/engine.h"
+#include "store/record_store.h"
 #include "store/store.h"
 
 namespace kedb::serve {
@@ -58,6 +59,12 @@ class EngineSlot {
     record_hits_ = record_hits && store != nullptr;
   }
   store::OutcomeStore* store() const { return store_; }
+  // The store the records themselves are kept in, when the knowledge base
+  // is one (from_store()): POST and PUT /v1/records write there. nullptr:
+  // records are files, and the API does not write them. Set once before
+  // serving.
+  void AttachRecords(store::RecordStore* records) { records_ = records; }
+  store::RecordStore* records() const { return records_; }
   const std::string& write_token() const { return write_token_; }
   bool record_hits() const { return record_hits_; }
 
@@ -69,6 +76,7 @@ class EngineSlot {
   std::shared_ptr<const Engine> engine_;
   Info info_;
   store::OutcomeStore* store_ = nullptr;
+  store::RecordStore* records_ = nullptr;
   std::string write_token_;
   bool record_hits_ = false;
 };

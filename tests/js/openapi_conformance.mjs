@@ -7,6 +7,11 @@
 //
 // usage: node tests/js/openapi_conformance.mjs <kedb-binary> <kb-path>
 // exit:  0 passed, 1 failed, 2 bad usage, 77 skipped (ajv not installed)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
 import { binaryAndKb, expect, run, skip, startServer } from './lib.mjs';
 
 const NAME = 'openapi_conformance';
@@ -34,7 +39,11 @@ function urlFor(base, template, parameters = []) {
 
 await run(NAME, async (setServer) => {
   const token = 'conformance-token-0123456789';
-  const server = await startServer(bin, kb, ['--max-body', '1'], { KEDB_TOKEN: token });
+  // The knowledge base is put into a store first, so that the record
+  // writes (POST and PUT /v1/records) are served too.
+  const records = `sqlite:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kedb-js-records-')), 'records.sqlite')}`;
+  execFileSync(bin, ['import', 'native', kb, '--into', records]);
+  const server = await startServer(bin, records, ['--max-body', '1'], { KEDB_TOKEN: token });
   setServer(server);
   const doc = await (await fetch(new URL('/v1/openapi.json', server.url))).json();
   expect(doc.openapi === '3.1.0', `openapi is ${doc.openapi}`);
@@ -71,12 +80,13 @@ await run(NAME, async (setServer) => {
         }
         const label = `${method.toUpperCase()} ${template}${type ? ` (${type})` : ''}`;
         const res = await fetch(url, init);
-        expect(res.status === 200, `${label}: the documented example got ${res.status}`);
+        const wanted = op.operationId === 'createRecord' ? 201 : 200;  // the PUT after it replaces
+        expect(res.status === wanted, `${label}: the documented example got ${res.status}`);
         await check(label, op, res);
       }
     }
   }
-  expect(operations === 14, `the document has ${operations} operations, expected 14`);
+  expect(operations === 16, `the document has ${operations} operations, expected 16`);
 
   // Documented errors, provoked.
   const post = (p, body, type = 'application/json') =>
@@ -98,6 +108,10 @@ await run(NAME, async (setServer) => {
     ['/v1/outcomes', 'post', () => fetch(new URL('/v1/outcomes', server.url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer wrong-token-0123456789ab' }, body: '{}' }), 401],
     ['/v1/outcomes', 'post', () => fetch(new URL('/v1/outcomes', server.url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"error_id": "cuda/cudnn-bn-epsilon-nan", "index": 99, "outcome": "worked"}' }), 400],
     ['/v1/outcomes', 'post', () => fetch(new URL('/v1/outcomes', server.url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"error_id": "no/such-record", "index": 1, "outcome": "worked"}' }), 404],
+    ['/v1/records', 'post', () => post('/v1/records', '{"id": "t/x"}'), 401],
+    ['/v1/records', 'post', () => fetch(new URL('/v1/records', server.url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(doc.paths['/v1/records'].post.requestBody.content['application/json'].example) }), 409],
+    ['/v1/records', 'post', () => fetch(new URL('/v1/records', server.url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"id": "t/x", "signature": "x", "regex": "(x", "domain": "t"}' }), 400],
+    ['/v1/records/{id}', 'put', () => fetch(new URL('/v1/records/t/other', server.url), { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(doc.paths['/v1/records'].post.requestBody.content['application/json'].example) }), 400],
     ['/mcp', 'post', () => fetch(new URL('/mcp', server.url), { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://evil.example' }, body: '{}' }), 403],
     ['/mcp', 'post', () => fetch(new URL('/mcp', server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' }), 202],
   ];
