@@ -1,11 +1,14 @@
 // Outcome reports through the server, without sockets: who may write, what
 // a report answers, and reads that carry what was observed.
+#include <chrono>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "serve/api.h"
 #include "serve/http_router.h"
 #include "serve/outcome_request.h"
+#include "serve/write_limiter.h"
 #include "test_util.h"
 
 namespace kedb {
@@ -26,9 +29,11 @@ struct Server {
     store = std::move(s).value();
     slot.AttachStore(store.get(), token);
   }
-  serve::HttpReply Post(const std::string& path, const std::string& body, const std::string& authorization) {
+  serve::HttpReply Post(const std::string& path, const std::string& body, const std::string& authorization,
+                        const std::string& peer = "127.0.0.1") {
     serve::HttpRouter router(slot, /*loopback_only=*/true);
     serve::HttpRequest r;
+    r.peer = peer;
     r.method = "POST";
     r.target = path;
     r.host = "localhost";
@@ -133,6 +138,59 @@ TEST(ServeOutcomes, McpOverHttpAsksForTheTokenBeforeAToolWrites) {
       "/mcp", R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_error_detail","arguments":{"error_id":"cuda/cudnn-bn-epsilon-nan"}}})",
       "");
   EXPECT_EQ(json::parse(read.body)["result"]["structuredContent"]["observed"]["reports"], 1);
+}
+
+TEST(WriteLimiter, ABurstThenTheRateAndEachClientOnItsOwn) {
+  serve::WriteLimiter limiter(60, 3);  // one a second, three at once
+  const auto t0 = serve::WriteLimiter::Clock::now();
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(limiter.Admit("10.0.0.1", t0), 0) << i;
+  EXPECT_EQ(limiter.Admit("10.0.0.1", t0), 1);  // one second until the next
+  EXPECT_EQ(limiter.Admit("10.0.0.2", t0), 0);  // another client is not held back
+  EXPECT_EQ(limiter.Admit("10.0.0.1", t0 + std::chrono::milliseconds(1100)), 0);
+  EXPECT_EQ(limiter.Admit("10.0.0.1", t0 + std::chrono::milliseconds(1200)), 1);
+  // Idle for long, the bucket is full again, never fuller.
+  const auto later = t0 + std::chrono::hours(1);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(limiter.Admit("10.0.0.1", later), 0);
+  EXPECT_GT(limiter.Admit("10.0.0.1", later), 0);
+}
+
+TEST(WriteLimiter, ItsTableOfClientsStaysBounded) {
+  serve::WriteLimiter limiter(60, 2);
+  const auto t0 = serve::WriteLimiter::Clock::now();
+  for (std::size_t i = 0; i < serve::WriteLimiter::kMaxClients + 500; ++i) {
+    EXPECT_EQ(limiter.Admit("client-" + std::to_string(i), t0), 0);
+  }
+  EXPECT_LE(limiter.clients(), serve::WriteLimiter::kMaxClients);
+  // Still answers, for old and new clients alike.
+  EXPECT_EQ(limiter.Admit("client-0", t0 + std::chrono::seconds(5)), 0);
+}
+
+TEST(ServeOutcomes, AClientOverItsWriteRateGets429AndReadsGoOn) {
+  Server server(kToken);
+  server.slot.LimitWrites(std::make_unique<serve::WriteLimiter>(60, 5));
+  const std::string auth = std::string("Bearer ") + kToken;
+  int accepted = 0;
+  serve::HttpReply last;
+  for (int i = 0; i < 8; ++i) {
+    std::string report = kReport;
+    report.replace(report.find("job-77"), 6, "job-" + std::to_string(i));
+    last = server.Post("/v1/outcomes", report, auth, "192.0.2.7");
+    if (last.status == 200) ++accepted;
+  }
+  EXPECT_EQ(accepted, 5);
+  EXPECT_EQ(last.status, 429);
+  EXPECT_EQ(Header(last, "Retry-After"), "1");
+  EXPECT_NE(last.body.find("more than 60 writes a minute from 192.0.2.7"), std::string::npos) << last.body;
+  EXPECT_EQ(*server.store->Size(), 5);
+  // Guessing the token counts too; another client still writes; reads are free.
+  EXPECT_EQ(server.Post("/v1/outcomes", kReport, "Bearer guess-guess-guess-guess", "192.0.2.7").status, 429);
+  EXPECT_EQ(server.Post("/v1/outcomes", kReport, auth, "198.51.100.1").status, 200);
+  EXPECT_EQ(server.Get("/v1/errors/cuda/cudnn-bn-epsilon-nan").status, 200);
+  // MCP tools that write share the same limit.
+  const std::string call =
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"report_outcome","arguments":)"
+      R"({"error_id":"cuda/cudnn-bn-epsilon-nan","index":1,"outcome":"failed"}}})";
+  EXPECT_EQ(server.Post("/mcp", call, auth, "192.0.2.7").status, 429);
 }
 
 TEST(ServeOutcomes, MatchesAreCountedWhenAskedAndShownUnderStats) {

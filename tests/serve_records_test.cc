@@ -96,7 +96,7 @@ TEST_P(ServeRecords, WritesNeedTheTokenAndAStore) {
   ASSERT_TRUE(files.Reload().ok());
   files.AttachStore(nullptr, kToken);
   serve::HttpRouter router(files, true);
-  serve::HttpRequest r{"POST", "/v1/records", "localhost", "", "application/json", "", kBearer, kRecord};
+  serve::HttpRequest r{"POST", "/v1/records", "localhost", "", "application/json", "", kBearer, kRecord, ""};
   auto refused = router.Route(r);
   EXPECT_EQ(refused.status, 403);
   EXPECT_NE(refused.body.find("--kb naming a store"), std::string::npos) << refused.body;

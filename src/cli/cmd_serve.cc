@@ -11,7 +11,7 @@ namespace kedb::cli {
 void RegisterServe(CLI::App& app, int* exit_code) {
   struct Args {
     std::string kb, host = "127.0.0.1", store, token_file;
-    int port = 8080, threads = 0, max_connections = 0, header_timeout = 10, body_timeout = 30;
+    int port = 8080, threads = 0, max_connections = 0, header_timeout = 10, body_timeout = 30, write_rate = 600;
     std::size_t max_body_mib = 16;
     bool allow_empty = false, record_hits = false;
   };
@@ -31,6 +31,10 @@ void RegisterServe(CLI::App& app, int* exit_code) {
   cmd->add_option("--token-file", args->token_file,
                   "File holding the token writes must carry (Authorization: Bearer TOKEN); default: $KEDB_TOKEN. "
                   "Without one, the server takes no reports");
+  cmd->add_option("--write-rate", args->write_rate,
+                  "Writes (reports, records) one client address may send a minute, after a burst of a sixth of "
+                  "that; past it, 429 with Retry-After. 0: no limit")
+      ->check(CLI::Range(0, 1000000));
   cmd->add_option("--threads", args->threads, "Threads answering requests (default: one per core)")
       ->check(CLI::Range(0, 1024));
   cmd->add_option("--max-connections", args->max_connections,
@@ -75,6 +79,7 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       return;
     }
     slot.AttachStore(store.get(), *token, args->record_hits);
+    if (args->write_rate > 0) slot.LimitWrites(std::make_unique<serve::WriteLimiter>(args->write_rate));
     bool follow_failed = false;
     auto follower = FollowStore(slot, "kedb serve", &follow_failed);
     if (follow_failed) {

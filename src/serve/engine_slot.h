@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kedb/engine.h"
+#include "serve/write_limiter.h"
 #include "store/record_store.h"
 #include "store/store.h"
 
@@ -65,6 +66,10 @@ class EngineSlot {
   // serving.
   void AttachRecords(store::RecordStore* records) { records_ = records; }
   store::RecordStore* records() const { return records_; }
+  // Limits how often one client may write (nullptr: no limit). Set once
+  // before serving.
+  void LimitWrites(std::unique_ptr<WriteLimiter> limiter) { limiter_ = std::move(limiter); }
+  WriteLimiter* write_limiter() const { return limiter_.get(); }
   const std::string& write_token() const { return write_token_; }
   bool record_hits() const { return record_hits_; }
 
@@ -77,6 +82,7 @@ class EngineSlot {
   Info info_;
   store::OutcomeStore* store_ = nullptr;
   store::RecordStore* records_ = nullptr;
+  std::unique_ptr<WriteLimiter> limiter_;
   std::string write_token_;
   bool record_hits_ = false;
 };

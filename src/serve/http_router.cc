@@ -117,6 +117,11 @@ HttpReply HttpRouter::RouteChecked(const HttpRequest& request) const {
     api.query.emplace_back(std::move(param.key), std::move(param.value));
   }
   if (api.path == "/mcp") return RouteMcp(request);
+  const bool write = (api.method == "POST" && (api.path == "/v1/outcomes" || api.path == "/v1/records")) ||
+                     (api.method == "PUT" && api.path.starts_with("/v1/records/"));
+  if (write) {
+    if (auto limited = OverWriteLimit(request)) return *limited;
+  }
   if (api.method == "GET") {
     if (const Asset* a = FindAsset(api.path)) {
       HttpReply r;
@@ -142,6 +147,19 @@ bool HttpRouter::IsQuick(const HttpRequest& request) {
          (request.method == "GET" && FindAsset(path) != nullptr);
 }
 
+std::optional<HttpReply> HttpRouter::OverWriteLimit(const HttpRequest& request) const {
+  WriteLimiter* limiter = slot_.write_limiter();
+  if (limiter == nullptr) return std::nullopt;
+  // Every attempt counts, with the token or not: guessing it is throttled too.
+  const int wait = limiter->Admit(request.peer);
+  if (wait == 0) return std::nullopt;
+  HttpReply r = HttpError(429, "too_many_requests",
+                          fmt::format("more than {:g} writes a minute from {}; try again in {} s (--write-rate)",
+                                      limiter->per_minute(), request.peer.empty() ? "this client" : request.peer, wait));
+  r.headers.emplace_back("Retry-After", std::to_string(wait));
+  return r;
+}
+
 HttpReply HttpRouter::RouteMcp(const HttpRequest& request) const {
   if (request.method != "POST") {
     // No server-initiated stream: every reply comes back on its POST.
@@ -156,7 +174,11 @@ HttpReply HttpRouter::RouteMcp(const HttpRequest& request) const {
   // A tool that writes needs the token over HTTP, as the API's writes do;
   // the refusal is an HTTP 401 so a client can ask for credentials.
   const bool may_write = TokenMatches(request.authorization, slot_.write_token());
-  if (!may_write && McpServer::WantsWrite(request.body)) {
+  const bool wants_write = McpServer::WantsWrite(request.body);
+  if (wants_write) {
+    if (auto limited = OverWriteLimit(request)) return *limited;
+  }
+  if (!may_write && wants_write) {
     HttpReply r = HttpError(401, "unauthorized", "this MCP tool writes: send Authorization: Bearer TOKEN");
     r.headers.emplace_back("WWW-Authenticate", "Bearer");
     return r;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +25,7 @@ struct HttpRequest {
   std::string target;  // "/v1/search?q=cudnn", as on the request line
   std::string host, origin, content_type, mcp_protocol_version, authorization;
   std::string body;
+  std::string peer;  // the client's address ("" when unknown): writes are limited per peer
 };
 
 struct HttpReply {
@@ -58,6 +60,9 @@ class HttpRouter {
  private:
   HttpReply RouteChecked(const HttpRequest& request) const;
   HttpReply RouteMcp(const HttpRequest& request) const;
+  // 429 with Retry-After when `request`, a write, is over its client's
+  // limit (EngineSlot::write_limiter); nullopt to go ahead.
+  std::optional<HttpReply> OverWriteLimit(const HttpRequest& request) const;
 
   const EngineSlot& slot_;
   const McpServer mcp_;

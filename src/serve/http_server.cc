@@ -130,6 +130,9 @@ class Session : public std::enable_shared_from_this<Session> {
     const bool keep_alive = req.keep_alive(), head = req.method() == http::verb::head;
     const unsigned version = req.version();
     HttpRequest request = FromBeast(std::move(req));
+    beast::error_code peer_ec;
+    const auto peer = stream_.socket().remote_endpoint(peer_ec);
+    if (!peer_ec) request.peer = peer.address().to_string();
     // The engine's time is not the client's: no deadline until the write.
     stream_.expires_never();
     if (HttpRouter::IsQuick(request)) {
