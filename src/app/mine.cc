@@ -93,20 +93,21 @@ std::string SearchQueryFor(const mine::Thread& thread, const mine::ThreadText& t
 
 }  // namespace
 
-Answer MineThread(const Engine& engine, const MineQuery& q) {
+Result<mine::Draft> DraftFromThread(const Engine& engine, const std::vector<std::string>& documents, mine::Thread* thread_out) {
   std::size_t bytes = 0;
-  for (const std::string& d : q.documents) bytes += d.size();
-  if (q.documents.empty() || q.documents.size() > 2) {
-    return Answer::Error(Answer::Kind::kInvalid, "give one thread, or a GitHub issue and its comments");
+  for (const std::string& d : documents) bytes += d.size();
+  if (documents.empty() || documents.size() > 2) {
+    return Status::InvalidArgument("give one thread, or a GitHub issue and its comments");
   }
   if (bytes > kMaxThreadBytes) {
-    return Answer::Error(Answer::Kind::kInvalid,
-                         fmt::format("the thread is {} bytes; the most mined at once is {}", bytes, kMaxThreadBytes));
+    return Status::InvalidArgument(
+        fmt::format("the thread is {} bytes; the most mined at once is {}", bytes, kMaxThreadBytes));
   }
-  Result<mine::Thread> read = q.documents.size() == 2 ? mine::ReadGitHubIssue(q.documents[0], q.documents[1])
-                                                      : mine::ReadThread(q.documents[0]);
-  if (!read.ok()) return Answer::Error(Answer::Kind::kInvalid, Located(q.documents, read.status()));
-  const mine::Thread& thread = read.value();
+  Result<mine::Thread> read = documents.size() == 2 ? mine::ReadGitHubIssue(documents[0], documents[1])
+                                                      : mine::ReadThread(documents[0]);
+  if (!read.ok()) return Status::InvalidArgument(Located(documents, read.status()));
+  *thread_out = std::move(read).value();
+  const mine::Thread& thread = *thread_out;
   const mine::ThreadText text = mine::ReadPosts(thread);
 
   std::vector<mine::RelatedRecord> related;
@@ -143,7 +144,14 @@ Answer MineThread(const Engine& engine, const MineQuery& q) {
                    [](const mine::RelatedRecord& a, const mine::RelatedRecord& b) { return a.score > b.score; });
   if (related.size() > kMaxRelated) related.resize(kMaxRelated);
 
-  mine::Draft draft = mine::BuildDraft(thread, text, errors, from_symptoms, std::move(related));
+  return mine::BuildDraft(thread, text, errors, from_symptoms, std::move(related));
+}
+
+Answer MineThread(const Engine& engine, const MineQuery& q) {
+  mine::Thread thread;
+  Result<mine::Draft> drafted = DraftFromThread(engine, q.documents, &thread);
+  if (!drafted.ok()) return Answer::Error(Answer::Kind::kInvalid, drafted.status().message());
+  mine::Draft& draft = drafted.value();
   Answer a;
   if (q.ask_model) {
     Result<std::string> reply = q.ask_model(mine::ModelPrompt(thread, draft));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/queries.h"
+#include "mine/draft.h"
 
 namespace kedb::app {
 
@@ -36,5 +37,11 @@ inline constexpr std::size_t kMaxThreadBytes = 16u << 20;
 // the wrong type. `found`: the draft has an error line or symptom to match.
 // A model answer that fails its checks is left out, and `notes` says why.
 Answer MineThread(const Engine& engine, const MineQuery& q);
+
+// The draft alone, from one or two documents as MineQuery holds them;
+// `thread` receives the thread as read. InvalidArgument (with line and
+// column for JSON) when the documents cannot be read.
+Result<mine::Draft> DraftFromThread(const Engine& engine, const std::vector<std::string>& documents,
+                                    mine::Thread* thread);
 
 }  // namespace kedb::app

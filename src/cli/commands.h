@@ -20,5 +20,6 @@ void RegisterMcp(CLI::App& app, int* exit_code);
 void RegisterMine(CLI::App& app, int* exit_code);
 void RegisterReport(CLI::App& app, int* exit_code);
 void RegisterExport(CLI::App& app, int* exit_code);
+void RegisterNew(CLI::App& app, int* exit_code);
 
 }  // namespace kedb::cli

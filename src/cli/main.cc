@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   kedb::cli::RegisterLint(app, &exit_code);
   kedb::cli::RegisterImport(app, &exit_code);
   kedb::cli::RegisterMine(app, &exit_code);
+  kedb::cli::RegisterNew(app, &exit_code);
   kedb::cli::RegisterReport(app, &exit_code);
   kedb::cli::RegisterExport(app, &exit_code);
   kedb::cli::RegisterServe(app, &exit_code);
