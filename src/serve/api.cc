@@ -186,6 +186,10 @@ ApiReply Healthz(const EngineSlot& slot) {
          {"failed_reloads", info.failed_reloads},
          {"last_reload_error", info.last_error}};
   if (slot.from_store()) j["store_revision"] = info.revision;
+  // What the web page offers: hit statistics with a store, and reports when
+  // writes are on too.
+  j["outcomes_store"] = slot.store() != nullptr;
+  j["takes_reports"] = slot.store() != nullptr && !slot.write_token().empty();
   return JsonReply(200, j.dump() + "\n");
 }
 

@@ -14,6 +14,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const ID = 'cuda/cudnn-bn-epsilon-nan';
 const DECISIVE = 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon to 0';
 const WAIT = 15000; // ms for any one thing to appear on the page
+const TOKEN = 'web-triage-token-0123456789';
 
 // A small log: noise, a Python traceback ending in the cuDNN error, then the
 // launcher's own error line, which is a consequence and must not be the root.
@@ -68,7 +69,11 @@ let server = null;
 let serverErr = '';
 function startServer() {
   return new Promise((resolve, reject) => {
-    server = spawn(bin, ['serve', '--kb', kb, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // A store of its own, with hits counted and reports taken: the record
+    // page shows both.
+    const store = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kedb-web-store-')), 'outcomes.sqlite');
+    server = spawn(bin, ['serve', '--kb', kb, '--port', '0', '--store', store, '--record-hits'],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KEDB_TOKEN: TOKEN } });
     server.stderr.on('data', (d) => { serverErr = (serverErr + d).slice(-4000); });
     const timer = setTimeout(() => reject(new Failure('kedb serve printed no "listening on http://..." line within 30 s')), 30000);
     readline.createInterface({ input: server.stdout }).on('line', (line) => {
@@ -197,8 +202,22 @@ async function main() {
     await need('[data-testid="graph"] svg [data-testid="graph-edge"]',
       'the record page draws no graph edge (GET /v1/errors/<id>/chain returned none?)');
     expect(await page.locator('[data-testid="graph"] svg [data-testid="graph-node"]').count() >= 2, 'the graph has fewer than two nodes');
-    // The language survives a reload.
+    // The triage above scanned the log (and again in 中文): the record was
+    // seen today, and today's bar is the last of thirty.
+    await need('[data-testid="hits-counts"]', 'the record page shows no match counts');
+    const bars = await page.locator('[data-testid="hit-bar"]').evaluateAll((els) => els.map((e) => Number(e.dataset.count)));
+    expect(bars.length === 30 && bars[29] === 2 && bars.slice(0, 29).every((n) => n === 0),
+      `the bars of the last 30 days are ${JSON.stringify(bars)}; expected two matches today`);
+    // "Did this fix work?": the page asks for the token once, then reports.
+    page.once('dialog', (d) => d.accept(TOKEN));
+    const first = rec.locator('[data-testid="workaround"]').first();
+    await first.locator('[data-testid="feedback"] button[data-outcome="worked"]').click();
+    await until(() => /已记录|Recorded/.test(document.querySelector('[data-testid="feedback-status"]')?.textContent || ''), null,
+      'reporting that a fix worked did not say it was recorded');
+    expect(await page.evaluate((k) => localStorage.getItem(k), 'kedb.writeToken') === TOKEN, 'the token is not kept');
+    // The language survives a reload, and the report shows beside the fix.
     await page.reload();
+    await need('[data-testid="workaround"] [data-testid="reported"]', 'after a reload the report is not shown beside the fix');
     await need(`[data-testid="record"][data-id="${ID}"]`, 'the record page did not come back after a reload');
     expect((await page.locator('[data-nav="triage"]').innerText()).trim() === '排查', 'after a reload the page is no longer in 中文');
     await page.locator('[data-testid="lang-switch"] [data-lang="en"]').click();

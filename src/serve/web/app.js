@@ -6,6 +6,7 @@
 import { lang, saveLang, t, loc, applyLabels } from '/i18n.js';
 import { h, pct, num, present, idPath, recordHref } from '/dom.js';
 import { renderGraph } from '/graph.js';
+import { outcomeControl, reportedLine, hitsSection } from '/feedback.js';
 
 const rateClass = (x) => (x >= 0.8 ? 'hi' : x >= 0.5 ? 'mid' : 'lo');
 const byRate = (key) => (a, b) => (b[key] ?? -1) - (a[key] ?? -1);
@@ -259,15 +260,21 @@ async function renderRecord(v, id, gen) {
   const [rec, chain] = await Promise.all([
     api('/v1/errors/' + idPath(id)),
     api('/v1/errors/' + idPath(id) + '/chain?' + query({ depth: 2, lang })).catch((e) => e),
+    loadHealth(),
   ]);
   if (gen !== generation) return;
   const zhWork = lang === 'zh' && Array.isArray(rec.workarounds_zh) ? rec.workarounds_zh : [];
   // workarounds_zh runs parallel to workarounds (plain strings, or objects with action);
   // pair them up before sorting by success rate.
+  // With reports in the server's store, each rate is the posterior the
+  // other front ends show (observed runs parallel to workarounds too).
+  const observed = rec.observed && Array.isArray(rec.observed.workarounds) ? rec.observed.workarounds : [];
   const works = (rec.workarounds || []).map((w, i) => {
     const z = zhWork[i];
     const zt = typeof z === 'string' ? z : z && z.action;
-    return { ...w, action: present(zt) ? zt : w.action };
+    const o = observed[i];
+    return { ...w, action: present(zt) ? zt : w.action, position: i + 1, observed: o,
+      success_rate: o && typeof o.rate === 'number' ? o.rate : w.success_rate };
   }).sort(byRate('success_rate'));
   const dead = (rec.dead_ends || []).slice().sort(byRate('fail_rate'));
   const title = loc(rec, 'signature') || rec.id;
@@ -294,8 +301,9 @@ async function renderRecord(v, id, gen) {
     h('dl', { class: 'meta' }, meta.map(([k, x]) => [h('dt', null, t(k)), h('dd', null, String(x))])),
     h('h2', null, t('card.rootCause')),
     h('p', { class: 'cause', testid: 'root-cause' }, loc(rec, 'root_cause') || '—'),
-    h('h2', null, t('card.workarounds')), fixList(works),
+    h('h2', null, t('card.workarounds')), fixList(works, health.reports ? rec.id : null),
     dead.length ? [h('h2', { class: 'dead' }, t('card.deadEnds')), deadList(dead)] : null,
+    health.store ? [h('h2', null, t('hits.title')), hitsSection(rec.id, api)] : null,
     h('h2', null, t('rec.graph')),
     chain instanceof Error ? h('p', { class: 'errorline' }, t('error') + t('colon') + chain.message) : renderGraph(chain, rec.id),
     Array.isArray(rec.versions) && rec.versions.length ? [h('h2', null, t('rec.versions')), versionsTable(rec.versions)] : null,
@@ -315,13 +323,16 @@ async function renderRecord(v, id, gen) {
 
 // Workarounds (best first) and dead ends (surest failure first), for cards and
 // record pages alike: a match carries action and rate, a record also how, when, sources.
-function fixList(works) {
+// With `reportFor` (a record id, on a server with a store), each workaround
+// shows what was reported about it and asks whether it worked.
+function fixList(works, reportFor = null) {
   if (!works.length) return h('p', { class: 'muted' }, t('card.none'));
   return h('ol', { class: 'fixes' }, works.map((w) => h('li', { testid: 'workaround' },
     h('span', { class: 'rate ' + rateClass(w.success_rate) }, pct(w.success_rate)),
     h('div', { class: 'text' }, h('div', { class: 'action' }, w.action || w.how || '—'),
       present(w.how) && w.how !== w.action ? h('pre', { class: 'how' }, w.how) : null,
-      note('rec.condition', w.condition), note('rec.tradeoff', w.tradeoff), sources(w.sources)))));
+      note('rec.condition', w.condition), note('rec.tradeoff', w.tradeoff), sources(w.sources),
+      reportFor ? [reportedLine(w.observed), outcomeControl(reportFor, w.position)] : null))));
 }
 
 function deadList(dead) {
@@ -417,11 +428,24 @@ function setLang(next) {
   if (view().dataset.page === 'triage' && triage.scan && triage.lang !== lang && !triage.busy) analyze(triage.scanned);
 }
 
-let records = null;
+// What /healthz says, asked once: how many records are loaded, whether the
+// server keeps an outcome store (hit statistics) and takes reports.
+const health = { records: null, store: false, reports: false };
+let healthAsked = null;
+function loadHealth() {
+  if (!healthAsked) {
+    healthAsked = api('/healthz').then((j) => {
+      health.records = j.records;
+      health.store = j.outcomes_store === true;
+      health.reports = j.takes_reports === true;
+    }).catch(() => { healthAsked = null; });
+  }
+  return healthAsked;
+}
 async function refreshHealth() {
+  await loadHealth();
   const el = document.querySelector('[data-testid="health"]');
-  try { if (records === null) records = (await api('/healthz')).records; } catch { return; }
-  if (typeof records === 'number') el.textContent = t('health', records);
+  if (typeof health.records === 'number') el.textContent = t('health', health.records);
 }
 
 function init() {
