@@ -193,6 +193,15 @@ TEST_P(Store, ServersStartingTogetherMigrateOnce) {
   EXPECT_EQ(*Open(Spec())->Size(), 4);
 }
 
+TEST(StoreSpec, PasswordsNeverReachAMessage) {
+  EXPECT_EQ(store::RedactUrl("postgresql://kedb:s3cret@db:5432/kedb"), "postgresql://kedb:***@db:5432/kedb");
+  EXPECT_EQ(store::RedactUrl("postgresql://kedb@db/kedb?sslmode=require&password=s3cret&x=1"),
+            "postgresql://kedb@db/kedb?sslmode=require&password=***&x=1");
+  EXPECT_EQ(store::RedactUrl("postgresql://db/kedb?password=s3cret"), "postgresql://db/kedb?password=***");
+  EXPECT_EQ(store::RedactUrl("postgresql://db/kedb?options=x"), "postgresql://db/kedb?options=x");
+  EXPECT_EQ(store::RedactUrl("/var/lib/kedb/o.sqlite"), "/var/lib/kedb/o.sqlite");
+}
+
 TEST(StorePostgres, AnUnreachableServerIsNamedWithoutItsPassword) {
   auto s = store::OpenStore("postgresql://kedb:hunter2secret@127.0.0.1:1/kedb");
   ASSERT_FALSE(s.ok());

@@ -13,7 +13,7 @@
 namespace kedb::store {
 namespace {
 
-// Brings `db` to the current schema, one step per transaction.
+// Brings `db` to the current schema: the steps it lacks, in one transaction.
 Status Migrate(SQLite::Database& db, const std::string& name) {
   const auto steps = SchemaSteps();
   SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
@@ -41,10 +41,10 @@ Status Migrate(SQLite::Database& db, const std::string& name) {
 
 }  // namespace
 
-// A full disk is SQLITE_FULL;
-// a write the system refused for another reason (a file-size limit, a
-// failing device) is SQLITE_IOERR_WRITE, whose errno SQLite does not keep
-// reliably, so the message names both likely causes.
+// A full disk is SQLITE_FULL; a write the system refused for another
+// reason (a file-size limit, a failing device) is SQLITE_IOERR_WRITE, whose
+// errno SQLite does not keep reliably, so the message names both likely
+// causes.
 Status SqliteFailed(const std::string& name, const std::string& doing, const SQLite::Exception& e) {
   const int code = e.getErrorCode();
   if (code == SQLITE_FULL) {

@@ -56,17 +56,27 @@ std::string CheckRecordsToStore(const std::vector<StoredRecord>& records) {
 }
 
 std::string RedactUrl(const std::string& url) {
+  std::string out = url;
   // scheme://user:password@host...: the password is between the first ':'
   // after "://" and the last '@' before the path.
-  const auto scheme_end = url.find("://");
-  if (scheme_end == std::string::npos) return url;
+  const auto scheme_end = out.find("://");
+  if (scheme_end == std::string::npos) return out;
   const auto auth_start = scheme_end + 3;
-  const auto path_start = url.find_first_of("/?", auth_start);
-  const auto at = url.rfind('@', path_start == std::string::npos ? std::string::npos : path_start);
-  if (at == std::string::npos || at < auth_start) return url;
-  const auto colon = url.find(':', auth_start);
-  if (colon == std::string::npos || colon > at) return url;
-  return url.substr(0, colon + 1) + "***" + url.substr(at);
+  const auto path_start = out.find_first_of("/?", auth_start);
+  const auto at = out.rfind('@', path_start == std::string::npos ? std::string::npos : path_start);
+  if (at != std::string::npos && at >= auth_start) {
+    const auto colon = out.find(':', auth_start);
+    if (colon != std::string::npos && colon < at) out = out.substr(0, colon + 1) + "***" + out.substr(at);
+  }
+  // ...?password=...: libpq takes it as a parameter too.
+  const auto query = out.find('?');
+  if (query == std::string::npos) return out;
+  for (auto p = out.find("password=", query); p != std::string::npos; p = out.find("password=", p + 1)) {
+    if (out[p - 1] != '?' && out[p - 1] != '&') continue;  // another parameter's name ends so
+    const auto value = p + 9, end = out.find('&', value);
+    out.replace(value, (end == std::string::npos ? out.size() : end) - value, "***");
+  }
+  return out;
 }
 
 std::string DefaultStoreSpec() {
