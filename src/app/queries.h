@@ -7,11 +7,13 @@
 #include <cstddef>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "kedb/engine.h"
+#include "render/ci_render.h"
 #include "render/render.h"
 
 namespace kedb::logs {
@@ -43,6 +45,9 @@ struct Answer {
   // findings that stopped an import), one per line; "" for none. The CLI
   // prints them on stderr.
   std::string notes;
+  // A second rendering the query asked for beside `text` (a scan's GitHub
+  // job summary in Markdown); "" otherwise.
+  std::string report;
 
   static Answer Error(Kind kind, std::string message);
 };
@@ -74,6 +79,17 @@ struct MatchQuery {
   // Count in `store`'s hit statistics the message's best match, or each
   // record that is a block's best match in a log (once per log).
   bool record_hits = false;
+  // Scans only: `text` in a CI system's form instead of for people
+  // (render/ci_render.h), naming the log `source` in annotations; with
+  // kGithub, `report` is the job summary.
+  std::optional<CiFormat> ci_format;
+  std::string source = "-";
+  // Scans only: what makes `found` false, so that a CI step fails (exit 1):
+  // kDefault keeps grep's meaning (found: a known error); kKnown fails on a
+  // known error, kUnknown on a block no record knows, kAny on any error
+  // block, kNever never.
+  enum class FailOn { kDefault, kKnown, kUnknown, kAny, kNever };
+  FailOn fail_on = FailOn::kDefault;
 };
 
 struct SearchQuery {

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -9,10 +10,23 @@
 #include "cli/common.h"
 
 namespace kedb::cli {
+namespace {
+
+// GitHub Actions shows what a step appends to $GITHUB_STEP_SUMMARY on the
+// run's page.
+void AppendStepSummary(const std::string& markdown) {
+  const char* path = std::getenv("GITHUB_STEP_SUMMARY");
+  if (path == nullptr || *path == '\0') return;
+  std::ofstream out(path, std::ios::app);
+  out << markdown << "\n";
+  if (!out) PrintError(fmt::format("kedb scan: cannot append the job summary to {}\n", path));
+}
+
+}  // namespace
 
 void RegisterScan(CLI::App& app, int* exit_code) {
   struct Args {
-    std::string file, kb, env, lang = "en", store;
+    std::string file, kb, env, lang = "en", store, format = "text", fail_on = "default";
     bool record_hits = false, json = false, all_lines = false;
     std::size_t top = app::kScanTop;
     std::size_t threads = 0;
@@ -27,6 +41,14 @@ void RegisterScan(CLI::App& app, int* exit_code) {
   cmd->add_flag("--record-hits", args->record_hits,
                 "Count what was identified in the store's hit statistics (kedb stats --hits)");
   cmd->add_flag("--json", args->json, "Print one JSON object: {\"blocks\":[...],\"summary\":{...}}, blocks root error first");
+  cmd->add_option("--format", args->format,
+                  "text (for people), json (as --json), github (workflow annotations; the job summary goes to "
+                  "$GITHUB_STEP_SUMMARY when set), gitlab (a Code Quality report), sarif (SARIF 2.1.0), junit (JUnit XML)")
+      ->check(CLI::IsMember({"text", "json", "github", "gitlab", "sarif", "junit"}));
+  cmd->add_option("--fail-on", args->fail_on,
+                  "Exit 1 when the log has: known (an error a record knows), unknown (an error block no record "
+                  "knows), any (any error block), never; else 0. default: grep's 0 found, 1 none")
+      ->check(CLI::IsMember({"default", "known", "unknown", "any", "never"}));
   cmd->add_option("--top", args->top, "Matches shown per region")->check(CLI::Range(std::size_t{1}, app::kMaxTop));
   cmd->add_flag("--all-lines", args->all_lines,
                 "Try broad patterns on every line, not only on lines that read as a problem (slower)");
@@ -35,7 +57,8 @@ void RegisterScan(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(1, 64));
   cmd->footer(
       "The log is streamed: memory stays bounded whatever its size. Exit status: 0 known errors found, 1 none, 2 "
-      "error.\nExample:\n  kedb scan examples/train-cudnn.log --env torch=2.2");
+      "error\n(--fail-on changes 0 and 1 for a CI step).\nExamples:\n  kedb scan examples/train-cudnn.log --env torch=2.2\n"
+      "  kedb scan build.log --format github --fail-on unknown");
   cmd->callback([args, exit_code]() {
     const std::string what = "kedb scan: " + args->file;
     std::ifstream file;
@@ -69,8 +92,22 @@ void RegisterScan(CLI::App& app, int* exit_code) {
     q.lang = ParseLang(args->lang);
     q.all_lines = args->all_lines;
     q.threads = args->threads > 0 ? args->threads : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
-    q.want_text = !args->json;
-    *exit_code = Emit(app::ScanLog(*engine, *in, q), args->json, what);
+    const bool json = args->json || args->format == "json";
+    q.want_text = !json;
+    q.source = args->file;
+    if (args->format == "github") q.ci_format = CiFormat::kGithub;
+    if (args->format == "gitlab") q.ci_format = CiFormat::kGitlab;
+    if (args->format == "sarif") q.ci_format = CiFormat::kSarif;
+    if (args->format == "junit") q.ci_format = CiFormat::kJunit;
+    using FailOn = app::MatchQuery::FailOn;
+    q.fail_on = args->fail_on == "known"     ? FailOn::kKnown
+                : args->fail_on == "unknown" ? FailOn::kUnknown
+                : args->fail_on == "any"     ? FailOn::kAny
+                : args->fail_on == "never"   ? FailOn::kNever
+                                             : FailOn::kDefault;
+    app::Answer answer = app::ScanLog(*engine, *in, q);
+    if (!answer.report.empty()) AppendStepSummary(answer.report);
+    *exit_code = Emit(answer, json, what);
   });
 }
 

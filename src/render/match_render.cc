@@ -149,6 +149,11 @@ std::string MatchText(const Match& m, std::size_t rank, Lang lang, const Observe
 
 }  // namespace
 
+long FirstWorkaround(const Record& r, const ObservedRates* observed) {
+  if (r.workarounds.empty()) return -1;
+  return static_cast<long>(Descending(ShownRates(r, store::ActionKind::kWorkaround, observed)).front());
+}
+
 std::string RenderMatchText(const MatchResult& result, Lang lang, const ObservedRates* observed) {
   if (result.matches.empty()) return lang == Lang::kZh ? "未找到已知错误。\n" : "No known error found.\n";
   std::string out;

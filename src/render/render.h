@@ -83,6 +83,10 @@ void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang, c
 // "summary":{...}}.
 std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed = nullptr);
 
+// The workaround of `r` a reader is shown first: the highest shown rate
+// (posterior where reported, curated elsewhere); -1 when it has none.
+long FirstWorkaround(const Record& r, const ObservedRates* observed);
+
 // `kedb search`: a numbered list with the words that matched; JSON
 // {"hits":[{"id","score","signature","domain","terms"}]}.
 std::string RenderSearchText(const SearchResult& result, Lang lang);
