@@ -95,8 +95,12 @@ void WriteMatch(util::JsonWriter& w, const Match& m, Lang lang, const ObservedRa
   w.Key("workarounds").BeginArray();
   const std::vector<double> rates = ShownRates(r, store::ActionKind::kWorkaround, observed);
   for (std::size_t i : Descending(rates)) {
+    const Workaround& fix = r.workarounds[i];
     w.BeginObject().Field("action", WorkaroundText(r, i, lang)).Field("success_rate", rates[i]);
-    WriteSeen(w, Seen(observed, r, store::ActionKind::kWorkaround, i), r.workarounds[i].success_rate);
+    // The concrete steps and when the fix applies: what a reader acts on.
+    if (!fix.how.empty() && fix.how != fix.action) w.Field("how", fix.how);
+    if (!fix.condition.empty()) w.Field("condition", fix.condition);
+    WriteSeen(w, Seen(observed, r, store::ActionKind::kWorkaround, i), fix.success_rate);
     w.EndObject();
   }
   w.EndArray();
@@ -135,13 +139,21 @@ std::string MatchText(const Match& m, std::size_t rank, Lang lang, const Observe
                        Shorten(WorkaroundText(r, ws[k], lang), 200),
                        seen ? fmt::format(" ({} {}/{})", zh ? "反馈有效" : "reported worked", seen->worked, seen->reports())
                             : "");
+    // How to do it, for the fix tried first: the steps, not only the idea.
+    const Workaround& fix = r.workarounds[ws[k]];
+    if (k == 0 && !fix.how.empty() && fix.how != fix.action) {
+      out += fmt::format("{:14}{}\n", "", Shorten(fix.how, 300));  // under the action
+    }
   }
   const std::vector<double> fails = ShownRates(r, store::ActionKind::kDeadEnd, observed);
   auto ds = Descending(fails);
   if (!ds.empty()) {
     const DeadEnd& d = r.dead_ends[ds[0]];
-    std::string what = d.action.empty() ? d.why_fails : d.action;
-    out += fmt::format("   {} {:>3.0f}% {}\n", zh ? "勿试：" : "avoid", fails[ds[0]] * 100, Shorten(what, 200));
+    // What not to do, and why it does not help.
+    std::string what = d.action.empty() ? d.why_fails
+                       : d.why_fails.empty() ? d.action
+                                             : d.action + " — " + d.why_fails;
+    out += fmt::format("   {} {:>3.0f}% {}\n", zh ? "勿试：" : "avoid", fails[ds[0]] * 100, Shorten(what, 300));
   }
   if (!r.attribution.empty()) out += fmt::format("   ({})\n", r.attribution);
   return out;
