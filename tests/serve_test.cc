@@ -464,6 +464,13 @@ TEST(McpTest, EveryToolAnswers) {
   r = CallTool("scan_log", {{"log_text", log}});
   EXPECT_EQ(r["result"]["structuredContent"]["blocks"][0]["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan");
 
+  // A miss tells the agent what to try next.
+  r = CallTool("lookup_error", {{"error_message", "FrobError: the frobnicator jammed"}});
+  EXPECT_TRUE(r["result"]["structuredContent"]["abstained"].get<bool>());
+  const std::string next = r["result"]["content"][0]["text"];
+  EXPECT_NE(next.find("Next: call search_errors"), std::string::npos) << next;
+  EXPECT_NE(next.find("`kedb new 'FrobError: the frobnicator jammed'`"), std::string::npos) << next;
+
   r = CallTool("batch_lookup", {{"error_messages", {kSeed0, "nothing to see here"}}});
   auto results = r["result"]["structuredContent"]["results"];
   ASSERT_EQ(results.size(), 2u);

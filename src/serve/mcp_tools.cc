@@ -141,6 +141,25 @@ Json BuildToolList() {
 
 Lang LangOf(const Json& args) { return args.value("lang", "en") == "zh" ? Lang::kZh : Lang::kEn; }
 
+// What an agent can do when no record knows a message: search with its
+// words, and start a record when the error is new.
+std::string NextStepsOnAMiss(const std::string& message) {
+  std::string line = message.substr(0, message.find('\n'));
+  if (line.size() > 120) {
+    std::size_t cut = 120;
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // no half character
+    line.resize(cut);
+  }
+  std::string quoted;  // safe inside '...' in a shell
+  for (char c : line) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return fmt::format(
+      "Next: call search_errors with the error's distinctive words (the exception name, error code or "
+      "library), for a record whose pattern misses this wording; pass the whole log to scan_log if this is "
+      "one line of a longer failure. If no record fits, the error is new: `kedb new '{}'` drafts one with a "
+      "checked pattern, and `kedb cluster LOGS` groups unknown errors across logs.\n",
+      quoted);
+}
+
 ToolResult FromAnswer(const Answer& a) {
   ToolResult r;
   if (a.kind != Answer::Kind::kOk) {
@@ -189,7 +208,10 @@ ToolResult CallTool(const Engine& engine, const ToolContext& context, const std:
     q.store = store;
     q.record_hits = context.record_hits;
     if (scan) q.all_lines = args.value("all_lines", false);
-    return FromAnswer(scan ? ScanLog(engine, q) : MatchText(engine, q));
+    const Answer answer = scan ? ScanLog(engine, q) : MatchText(engine, q);
+    ToolResult result = FromAnswer(answer);
+    if (!scan && answer.kind == Answer::Kind::kOk && !answer.found) result.text += NextStepsOnAMiss(q.text);
+    return result;
   }
   if (name == "batch_lookup") {
     MatchQuery q;
