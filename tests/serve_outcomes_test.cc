@@ -9,6 +9,7 @@
 #include "serve/http_router.h"
 #include "serve/outcome_request.h"
 #include "serve/write_limiter.h"
+#include "serve_util.h"
 #include "test_util.h"
 
 namespace kedb {
@@ -31,25 +32,9 @@ struct Server {
   }
   serve::HttpReply Post(const std::string& path, const std::string& body, const std::string& authorization,
                         const std::string& peer = "127.0.0.1") {
-    serve::HttpRouter router(slot, /*loopback_only=*/true);
-    serve::HttpRequest r;
-    r.peer = peer;
-    r.method = "POST";
-    r.target = path;
-    r.host = "localhost";
-    r.content_type = "application/json";
-    r.authorization = authorization;
-    r.body = body;
-    return router.Route(r);
+    return testing::RouteLocal(slot, "POST", path, body, authorization, peer);
   }
-  serve::HttpReply Get(const std::string& path) {
-    serve::HttpRouter router(slot, /*loopback_only=*/true);
-    serve::HttpRequest r;
-    r.method = "GET";
-    r.target = path;
-    r.host = "localhost";
-    return router.Route(r);
-  }
+  serve::HttpReply Get(const std::string& path) { return testing::RouteLocal(slot, "GET", path); }
   testing::TempDir tmp;
   serve::EngineSlot slot;
   std::unique_ptr<store::OutcomeStore> store;

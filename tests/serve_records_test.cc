@@ -8,6 +8,7 @@
 #include "serve/http_router.h"
 #include "store/record_store.h"
 #include "store_backends.h"
+#include "serve_util.h"
 #include "test_util.h"
 
 namespace kedb {
@@ -18,16 +19,13 @@ using nlohmann::json;
 constexpr const char* kToken = "a-token-of-thirty-two-characters";
 constexpr const char* kBearer = "Bearer a-token-of-thirty-two-characters";
 
-const char* kRecord = R"({"id": "t/frobnicator-jammed", "signature": "FrobnicatorError: the frobnicator jammed",
-  "regex": "FrobnicatorError: the frobnicator jammed", "domain": "t", "category": "runtime_error",
-  "root_cause": "The frobnicator's feed is blocked.",
-  "workarounds": [{"action": "Clear the feed", "success_rate": 0.9}]})";
+const char* kRecord = testing::kFrobRecord;
 
 class ServeRecords : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     KEDB_REQUIRE_BACKEND(store_);
-    kb_ = store_.postgres() ? store_.spec() : "sqlite:" + store_.spec();
+    kb_ = store_.kb_spec();
     ASSERT_EQ(testing::RunKedb("import native '" + (testing::SourceDir() / "kb").string() + "' --into '" + kb_ + "'")
                   .exit_code,
               0);
@@ -42,15 +40,7 @@ class ServeRecords : public ::testing::TestWithParam<std::string> {
 
   serve::HttpReply Send(const std::string& method, const std::string& path, const std::string& body,
                         const std::string& authorization = kBearer) {
-    serve::HttpRouter router(*slot_, /*loopback_only=*/true);
-    serve::HttpRequest r;
-    r.method = method;
-    r.target = path;
-    r.host = "localhost";
-    r.content_type = "application/json";
-    r.authorization = authorization;
-    r.body = body;
-    return router.Route(r);
+    return testing::RouteLocal(*slot_, method, path, body, authorization);
   }
 
   testing::TestStore store_{GetParam()};
@@ -95,9 +85,7 @@ TEST_P(ServeRecords, WritesNeedTheTokenAndAStore) {
   serve::EngineSlot files((testing::SourceDir() / "kb").string(), (store_.tmp().path() / "cache2").string());
   ASSERT_TRUE(files.Reload().ok());
   files.AttachStore(nullptr, kToken);
-  serve::HttpRouter router(files, true);
-  serve::HttpRequest r{"POST", "/v1/records", "localhost", "", "application/json", "", kBearer, kRecord, ""};
-  auto refused = router.Route(r);
+  auto refused = testing::RouteLocal(files, "POST", "/v1/records", kRecord, kBearer);
   EXPECT_EQ(refused.status, 403);
   EXPECT_NE(refused.body.find("--kb naming a store"), std::string::npos) << refused.body;
   EXPECT_FALSE(records_->Get("t/frobnicator-jammed")->has_value());

@@ -60,6 +60,8 @@ class TestStore {
   // Why this backend cannot run here ("" when it can).
   const std::string& missing() const { return missing_; }
   const std::string& spec() const { return spec_; }
+  // The store as --kb and --into name it (a SQLite file as sqlite:PATH).
+  std::string kb_spec() const { return postgres() ? spec_ : "sqlite:" + spec_; }
   bool postgres() const { return !schema_.empty(); }
   // The temporary folder of the test, for other files.
   const TempDir& tmp() const { return tmp_; }
@@ -96,6 +98,13 @@ class TestStore {
       GTEST_SKIP() << (store).missing();                                               \
     }                                                                                  \
   } while (0)
+
+// A record no knowledge base has, for writing into stores.
+inline constexpr const char* kFrobRecord =
+    R"({"id": "t/frobnicator-jammed", "signature": "FrobnicatorError: the frobnicator jammed",
+  "regex": "FrobnicatorError: the frobnicator jammed", "domain": "t", "category": "runtime_error",
+  "root_cause": "The frobnicator's feed is blocked.",
+  "workarounds": [{"action": "Clear the feed", "success_rate": 0.9}]})";
 
 inline std::string BackendName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 

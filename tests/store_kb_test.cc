@@ -18,16 +18,12 @@ namespace {
 using testing::RunKedb;
 using testing::SourceDir;
 
-const char* kNewRecord = R"({"id": "t/frobnicator-jammed", "signature": "FrobnicatorError: the frobnicator jammed",
-  "regex": "FrobnicatorError: the frobnicator jammed", "domain": "t", "category": "runtime_error",
-  "root_cause": "The frobnicator's feed is blocked.",
-  "workarounds": [{"action": "Clear the feed", "success_rate": 0.9}]})";
+const char* kNewRecord = testing::kFrobRecord;
 
 class StoreKb : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override { KEDB_REQUIRE_BACKEND(store_); }
-  // --kb and --into take a SQLite store as sqlite:PATH.
-  std::string Kb() const { return store_.postgres() ? store_.spec() : "sqlite:" + store_.spec(); }
+  std::string Kb() const { return store_.kb_spec(); }
   std::string Quoted() const { return "'" + Kb() + "'"; }
 
   std::unique_ptr<store::RecordStore> Records() const {

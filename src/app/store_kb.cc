@@ -2,36 +2,53 @@
 
 #include <fmt/format.h>
 
-#include "store/record_store.h"
 #include "store/store.h"
 
 namespace kedb::app {
 
 bool IsStoreKb(const std::string& kb) { return store::IsPostgresSpec(kb) || kb.starts_with("sqlite:"); }
 
-Result<KnowledgeBase> LoadKnowledge(const std::string& kb, const LoadOptions& options, LoadReport* report,
+namespace {
+
+// Every record in `records`, loaded as files are.
+Result<KnowledgeBase> LoadFromStore(store::RecordStore& records, const LoadOptions& options, LoadReport* report,
                                     int64_t* revision) {
-  if (!IsStoreKb(kb)) return KnowledgeBase::Load(kb, options, report);
-  auto records = store::OpenRecordStore(kb);
-  if (!records.ok()) return records.status();
-  auto snapshot = (*records)->All();
+  auto snapshot = records.All();
   if (!snapshot.ok()) return snapshot.status();
   if (revision != nullptr) *revision = snapshot->revision;
   std::vector<KnowledgeBase::Document> documents;
   documents.reserve(snapshot->records.size());
   for (store::StoredRecord& r : snapshot->records) {
     // Diagnostics name the store and the record: "sqlite:/x.sqlite#cuda/y:3:5".
-    documents.push_back({fmt::format("{}#{}", (*records)->Name(), r.id), std::move(r.json)});
+    documents.push_back({fmt::format("{}#{}", records.Name(), r.id), std::move(r.json)});
   }
-  return KnowledgeBase::FromDocuments((*records)->Name(), std::move(documents), options, report);
+  return KnowledgeBase::FromDocuments(records.Name(), std::move(documents), options, report);
+}
+
+}  // namespace
+
+Result<KnowledgeBase> LoadKnowledge(const std::string& kb, const LoadOptions& options, LoadReport* report,
+                                    int64_t* revision) {
+  if (!IsStoreKb(kb)) return KnowledgeBase::Load(kb, options, report);
+  auto records = store::OpenRecordStore(kb);
+  if (!records.ok()) return records.status();
+  return LoadFromStore(**records, options, report, revision);
 }
 
 Result<std::shared_ptr<const Engine>> OpenEngineAt(const std::string& kb, const OpenOptions& options,
                                                    LoadReport* report, int64_t* revision) {
   if (!IsStoreKb(kb)) return Engine::Open(kb, options, report);
+  auto records = store::OpenRecordStore(kb);
+  if (!records.ok()) return records.status();
+  return OpenEngineFromStore(**records, kb, options, report, revision);
+}
+
+Result<std::shared_ptr<const Engine>> OpenEngineFromStore(store::RecordStore& records, const std::string& kb,
+                                                          const OpenOptions& options, LoadReport* report,
+                                                          int64_t* revision) {
   LoadReport local;
   LoadReport* rep = report ? report : &local;
-  auto loaded = LoadKnowledge(kb, options.load, rep, revision);
+  auto loaded = LoadFromStore(records, options.load, rep, revision);
   if (!loaded.ok()) return loaded.status();
   if (loaded->size() == 0 && !options.allow_empty) {
     const std::string name = store::RedactUrl(kb);

@@ -9,6 +9,7 @@
 
 #include "kedb/engine.h"
 #include "kedb/knowledge_base.h"
+#include "store/record_store.h"
 
 namespace kedb::app {
 
@@ -26,6 +27,13 @@ Result<KnowledgeBase> LoadKnowledge(const std::string& kb, const LoadOptions& op
 // compiled patterns are cached in the user's cache folder.
 Result<std::shared_ptr<const Engine>> OpenEngineAt(const std::string& kb, const OpenOptions& options,
                                                    LoadReport* report, int64_t* revision = nullptr);
+
+// OpenEngineAt for a store already open (a server reloading on every
+// change keeps one, rather than connecting and checking the schema again);
+// `kb` names it in messages.
+Result<std::shared_ptr<const Engine>> OpenEngineFromStore(store::RecordStore& records, const std::string& kb,
+                                                          const OpenOptions& options, LoadReport* report,
+                                                          int64_t* revision = nullptr);
 
 // Writes every record of `kb` into the store `spec` in one transaction,
 // as the files `kedb import --out` would hold. Returns what changed.

@@ -5,8 +5,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "render/evidence_render.h"
-
 namespace kedb {
 namespace {
 
@@ -30,20 +28,12 @@ Finding Find(const ErrorBlock& b, const ObservedRates* observed) {
   if (b.matches.empty()) return f;
   f.record = b.matches.front().record;
   f.confidence = b.matches.front().confidence;
-  const long w = FirstWorkaround(*f.record, observed);
-  if (w >= 0) {
-    const Workaround& fix = f.record->workarounds[static_cast<std::size_t>(w)];
+  const ShownFix first = FirstWorkaround(*f.record, observed);
+  if (first.index >= 0) {
+    const Workaround& fix = f.record->workarounds[static_cast<std::size_t>(first.index)];
     f.fix = fix.action;
     f.how = fix.how != fix.action ? fix.how : "";
-    f.fix_rate = fix.success_rate;
-    if (observed) {
-      auto it = observed->find(f.record->id);
-      if (it != observed->end()) {
-        if (const auto* seen = ReportedAction(&it->second, store::ActionKind::kWorkaround, static_cast<std::size_t>(w))) {
-          f.fix_rate = seen->rate.mean;
-        }
-      }
-    }
+    f.fix_rate = first.rate;
   }
   return f;
 }

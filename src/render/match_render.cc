@@ -161,9 +161,11 @@ std::string MatchText(const Match& m, std::size_t rank, Lang lang, const Observe
 
 }  // namespace
 
-long FirstWorkaround(const Record& r, const ObservedRates* observed) {
-  if (r.workarounds.empty()) return -1;
-  return static_cast<long>(Descending(ShownRates(r, store::ActionKind::kWorkaround, observed)).front());
+ShownFix FirstWorkaround(const Record& r, const ObservedRates* observed) {
+  if (r.workarounds.empty()) return {};
+  const std::vector<double> rates = ShownRates(r, store::ActionKind::kWorkaround, observed);
+  const std::size_t first = Descending(rates).front();
+  return {static_cast<long>(first), rates[first]};
 }
 
 std::string RenderMatchText(const MatchResult& result, Lang lang, const ObservedRates* observed) {

@@ -84,8 +84,13 @@ void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang, c
 std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed = nullptr);
 
 // The workaround of `r` a reader is shown first: the highest shown rate
-// (posterior where reported, curated elsewhere); -1 when it has none.
-long FirstWorkaround(const Record& r, const ObservedRates* observed);
+// (posterior where reported, curated elsewhere), and that rate; index -1
+// when it has none.
+struct ShownFix {
+  long index = -1;
+  double rate = 0;
+};
+ShownFix FirstWorkaround(const Record& r, const ObservedRates* observed);
 
 // `kedb search`: a numbered list with the words that matched; JSON
 // {"hits":[{"id","score","signature","domain","terms"}]}.

@@ -21,7 +21,9 @@ Status EngineSlot::Reload() {
   options.allow_empty = allow_empty_;
   LoadReport report;
   int64_t revision = 0;
-  auto engine = app::OpenEngineAt(kb_path_, options, &report, &revision);
+  // A server that writes records keeps the store open: reloads reuse it.
+  auto engine = records_ != nullptr ? app::OpenEngineFromStore(*records_, kb_path_, options, &report, &revision)
+                                    : app::OpenEngineAt(kb_path_, options, &report, &revision);
   std::lock_guard<std::mutex> lock(mu_);
   if (!engine.ok()) {
     ++info_.failed_reloads;
