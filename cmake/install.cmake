@@ -56,5 +56,5 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 # A program that embeds kedb builds with these.
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libpcre2-dev, libhyperscan-dev, libxxhash-dev, libfmt-dev, nlohmann-json3-dev")  # the debug info is most of the binary's size
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libpcre2-dev, libhyperscan-dev, libxxhash-dev, zlib1g-dev, libzstd-dev, libfmt-dev, nlohmann-json3-dev")  # the debug info is most of the binary's size
 include(CPack)

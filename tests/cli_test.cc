@@ -123,8 +123,9 @@ TEST(Cli, AKnowledgeBaseWithNoRecordIsAnError) {
   EXPECT_NE(broken.err.find("none of its 1 document(s) could be loaded"), std::string::npos) << broken.err;
 }
 
-// Logs that cannot be read say why: the system's reason, a folder, or a
-// compressed file, which read as bytes would show no error at all.
+// Logs that cannot be read say why: the system's reason, a folder with
+// nothing to read, or a compressed file that is cut short or in a format
+// kedb does not decompress (read as bytes it would show no error at all).
 TEST(Cli, ALogThatCannotBeReadSaysWhy) {
   testing::TempDir tmp;
   auto missing = RunKedb("scan " + Kb() + " '" + (tmp.path() / "missing.log").string() + "'");
@@ -132,16 +133,25 @@ TEST(Cli, ALogThatCannotBeReadSaysWhy) {
   EXPECT_NE(missing.err.find("cannot open: No such file or directory"), std::string::npos) << missing.err;
   auto folder = RunKedb("scan " + Kb() + " '" + tmp.path().string() + "'");
   EXPECT_EQ(folder.exit_code, 2);
-  EXPECT_NE(folder.err.find("is a folder"), std::string::npos) << folder.err;
-  // gzip's header, then deflated bytes.
+  EXPECT_NE(folder.err.find("the folder holds no file to read (-r reads its sub-folders)"), std::string::npos)
+      << folder.err;
+  // gzip's header, then deflated bytes, without the trailer.
   const std::string gz("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x0b\xc9\xc8\x2c\x56\x00\xa2\x44\x85\x92\xd4\x8a\x12\x00",
                        24);
   testing::WriteFile(tmp.path() / "job.log.gz", gz);
   auto compressed = RunKedb("scan " + Kb() + " '" + (tmp.path() / "job.log.gz").string() + "'");
   EXPECT_EQ(compressed.exit_code, 2);
-  EXPECT_NE(compressed.err.find("gzip-compressed"), std::string::npos) << compressed.err;
+  EXPECT_NE(compressed.err.find("the gzip data ends early: the file is truncated after 24 compressed bytes"),
+            std::string::npos)
+      << compressed.err;
   auto piped = RunKedb("scan " + Kb() + " -", gz);
   EXPECT_EQ(piped.exit_code, 2);
+  // bzip2 is not decompressed: the reader is told to do it.
+  std::string bz("BZh91AY&SY", 10);
+  bz += std::string(32, '\x01');
+  auto bzip = RunKedb("scan " + Kb() + " -", bz);
+  EXPECT_EQ(bzip.exit_code, 2);
+  EXPECT_NE(bzip.err.find("bzip2-compressed"), std::string::npos) << bzip.err;
   // Text that merely starts like a bzip2 header is read.
   auto text = RunKedb("scan " + Kb() + " -", "BZh we go\nRuntimeError: CUDA error: out of memory\n");
   EXPECT_EQ(text.exit_code, 0) << text.err;

@@ -42,12 +42,14 @@ class Engine {
   // over the text plus a confirmation per candidate line.
   MatchResult Match(std::string_view text, const MatchOptions& options) const;
 
-  // A whole log read from `in`: lines are cleaned (logs/preprocess.h), cut
+  // A whole log read from `in`, decompressed on the fly when it is gzip or
+  // zstd (logs/decompress.h): lines are cleaned (logs/preprocess.h), cut
   // into error blocks (logs/blocks.h) and matched in one pass; blocks where
   // no pattern fires get fuzzy candidates from their decisive line. Blocks
   // come root error first (see engine/root_order.h). Memory grows with the
   // number of distinct errors, not with the log (at most 10,000 blocks are
-  // kept; repeats are counted). Fails only when reading fails.
+  // kept; repeats are counted). Fails only when reading fails, or when
+  // compressed data is corrupt or truncated.
   Status Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const;
 
   // Records by words, in English or Chinese: BM25 over signatures, aliases,

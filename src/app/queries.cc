@@ -92,66 +92,6 @@ Answer ScanLog(const Engine& engine, const MatchQuery& q) {
   return ScanLog(engine, in, q);
 }
 
-namespace {
-
-// Whether a scan gives `found` (exit 0) under `fail_on`.
-bool ScanPasses(const ScanSummary& s, MatchQuery::FailOn fail_on) {
-  const std::size_t unknown = s.blocks - s.known;
-  switch (fail_on) {
-    case MatchQuery::FailOn::kDefault: return s.known > 0;
-    case MatchQuery::FailOn::kKnown: return s.known == 0;
-    case MatchQuery::FailOn::kUnknown: return unknown == 0;
-    case MatchQuery::FailOn::kAny: return s.blocks == 0;
-    case MatchQuery::FailOn::kNever: return true;
-  }
-  return true;
-}
-
-// One line a CI log can show: clean, or how many blocks kedb knows and not.
-std::string ScanSummaryLine(const ScanSummary& s) {
-  if (s.blocks == 0) return "kedb: clean: no error blocks\n";
-  const std::size_t unknown = s.blocks - s.known;
-  if (unknown == 0) return fmt::format("kedb: {} error block(s), all known\n", s.blocks);
-  return fmt::format("kedb: {} error block(s): {} known, {} kedb does not know\n", s.blocks, s.known, unknown);
-}
-
-}  // namespace
-
-Answer ScanLog(const Engine& engine, std::istream& in, const MatchQuery& q) {
-  ScanOptions options;
-  options.all_lines = q.all_lines;
-  options.threads = q.threads;
-  Answer error;
-  if (!Options(q, &options.match, &error)) return error;
-  ScanResult result;
-  Status st = engine.Scan(in, options, &result);
-  if (!st.ok()) return Answer::Error(Answer::Kind::kInvalid, st.message());
-  std::vector<const Record*> records, identified;
-  for (const ErrorBlock& b : result.blocks) {
-    for (const Match& m : b.matches) records.push_back(m.record);
-    // A log counts once for each known error it shows, however often it
-    // repeats: a count is a job that hit the error.
-    if (!b.matches.empty() &&
-        std::find(identified.begin(), identified.end(), b.matches.front().record) == identified.end()) {
-      identified.push_back(b.matches.front().record);
-    }
-  }
-  std::string note;
-  const ObservedRates observed = ObservedFor(q.store, records, &note);
-  if (q.record_hits) note += CountHits(q.store, identified);
-  std::string text;
-  if (q.ci_format) {
-    text = RenderScanCi(*q.ci_format, result, q.source, q.lang, &observed);
-  } else if (q.want_text) {
-    text = RenderScanText(result, q.lang, &observed);
-  }
-  Answer a = Ok(RenderScanJson(result, q.lang, &observed), std::move(text), ScanPasses(result.summary, q.fail_on));
-  if (q.ci_format == CiFormat::kGithub) a.report = RenderScanMarkdown(result, q.source, q.lang, &observed);
-  if (q.fail_on != MatchQuery::FailOn::kDefault || q.ci_format) note += ScanSummaryLine(result.summary);
-  a.notes = note;
-  return a;
-}
-
 Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, const MatchQuery& q) {
   MatchOptions options;
   Answer error;

@@ -48,6 +48,9 @@ struct Answer {
   // A second rendering the query asked for beside `text` (a scan's GitHub
   // job summary in Markdown); "" otherwise.
   std::string report;
+  // kOk: inputs that could not be read (a scan of several files goes on
+  // without them); a front end reports failure when there are any.
+  std::size_t unread = 0;
 
   static Answer Error(Kind kind, std::string message);
 };

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/follow_log.h"
 
 namespace kedb::cli {
 namespace {
@@ -26,14 +27,23 @@ void AppendStepSummary(const std::string& markdown) {
 
 void RegisterScan(CLI::App& app, int* exit_code) {
   struct Args {
-    std::string file, kb, env, lang = "en", store, format = "text", fail_on = "default";
-    bool record_hits = false, json = false, all_lines = false;
+    std::vector<std::string> files;
+    std::string kb, env, lang = "en", store, format = "text", fail_on = "default";
+    bool record_hits = false, json = false, all_lines = false, recursive = false, follow = false;
     std::size_t top = app::kScanTop;
     std::size_t threads = 0;
   };
   auto args = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand("scan", "Find every known error in a log of any size, region by region");
-  cmd->add_option("FILE", args->file, "Log file, or - for stdin")->required();
+  CLI::App* cmd = app.add_subcommand("scan", "Find every known error in logs of any size, region by region");
+  cmd->add_option("FILE", args->files,
+                  "Log files (gzip and zstd are read decompressed), folders, quoted patterns ('ci/*.log'), or - for "
+                  "stdin")
+      ->required();
+  cmd->add_flag("-r,--recursive", args->recursive, "Read the logs in folders' sub-folders too");
+  cmd->add_flag("-f,--follow", args->follow,
+                "Read one log as it is written and print each error block once it is closed (6 more lines, or 1 s "
+                "of quiet): FILE as tail -f does (until interrupted), or - until the pipe closes. Root order and "
+                "chains are then decided per batch of blocks; --json prints a line per batch");
   AddKbOption(cmd, &args->kb);
   AddLangOption(cmd, &args->lang);
   AddEnvOption(cmd, &args->env);
@@ -56,21 +66,24 @@ void RegisterScan(CLI::App& app, int* exit_code) {
                   "Parts of the log matched at once (default: one per core, at most 8); the result is the same")
       ->check(CLI::Range(1, 64));
   cmd->footer(
-      "The log is streamed: memory stays bounded whatever its size. Exit status: 0 known errors found, 1 none, 2 "
-      "error\n(--fail-on changes 0 and 1 for a CI step).\nExamples:\n  kedb scan examples/train-cudnn.log --env torch=2.2\n"
-      "  kedb scan build.log --format github --fail-on unknown");
+      "Each log is streamed: memory stays bounded whatever its size. A folder stands for the files in it (hidden "
+      "ones left out).\nWith several logs, a folder or a pattern, the answer is per file (JSON: {\"files\":[...]}) "
+      "and a log that\ncannot be read is named on stderr and skipped.\nExit status: 0 known errors found, 1 none, 2 "
+      "error or a log not read (--fail-on changes 0 and 1\nfor a CI step).\nExamples:\n"
+      "  kedb scan examples/train-cudnn.log --env torch=2.2\n"
+      "  kedb scan build.log --format github --fail-on unknown\n"
+      "  kedb scan -r ci-logs/ --format sarif > kedb.sarif\n"
+      "  kedb scan 'artifacts/*.log.gz' --json\n"
+      "  python train.py 2>&1 | kedb scan --follow -");
   cmd->callback([args, exit_code]() {
-    const std::string what = "kedb scan: " + args->file;
-    std::ifstream file;
-    std::istream* in = &std::cin;
-    if (args->file != "-") {
-      if (Status st = OpenLog(args->file, &file); !st.ok()) {
-        PrintError(fmt::format("{}: {}\n", what, st.message()));
-        *exit_code = kExitError;
-        return;
-      }
-      in = &file;
+    const bool json = args->json || args->format == "json";
+    if (args->follow && (args->files.size() != 1 || (args->format != "text" && args->format != "json"))) {
+      PrintError("kedb scan: --follow reads one log (a FILE or -) and prints text or JSON\n");
+      *exit_code = kExitError;
+      return;
     }
+    const app::LogPaths paths = app::ExpandLogPaths(args->files, args->recursive);
+    const std::string what = paths.many ? "kedb scan" : "kedb scan: " + args->files.front();
     auto engine = OpenForQuery(args->kb);
     if (!engine) {
       *exit_code = kExitError;
@@ -92,9 +105,7 @@ void RegisterScan(CLI::App& app, int* exit_code) {
     q.lang = ParseLang(args->lang);
     q.all_lines = args->all_lines;
     q.threads = args->threads > 0 ? args->threads : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
-    const bool json = args->json || args->format == "json";
     q.want_text = !json;
-    q.source = args->file;
     if (args->format == "github") q.ci_format = CiFormat::kGithub;
     if (args->format == "gitlab") q.ci_format = CiFormat::kGitlab;
     if (args->format == "sarif") q.ci_format = CiFormat::kSarif;
@@ -105,9 +116,15 @@ void RegisterScan(CLI::App& app, int* exit_code) {
                 : args->fail_on == "any"     ? FailOn::kAny
                 : args->fail_on == "never"   ? FailOn::kNever
                                              : FailOn::kDefault;
-    app::Answer answer = app::ScanLog(*engine, *in, q);
+    if (args->follow) {
+      q.source = args->files.front();
+      *exit_code = FollowLog(*engine, args->files.front(), q, json);
+      return;
+    }
+    app::Answer answer = app::ScanFiles(*engine, paths, std::cin, q);
     if (!answer.report.empty()) AppendStepSummary(answer.report);
     *exit_code = Emit(answer, json, what);
+    if (answer.unread > 0) *exit_code = kExitError;
   });
 }
 

@@ -76,15 +76,6 @@ int Emit(const app::Answer& answer, bool json, const std::string& what) {
   return kExitError;
 }
 
-Status OpenLog(const std::string& path, std::ifstream* file) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return Status::InvalidArgument("is a folder; give the log files inside it");
-  errno = 0;
-  file->open(path, std::ios::binary);
-  if (*file) return Status::Ok();
-  return Status::IoError(fmt::format("cannot open: {}", errno ? std::strerror(errno) : "unknown reason"));
-}
-
 std::string CacheDirFor(const std::string& kb_path) {
   return app::IsStoreKb(kb_path) ? UserCacheDir() : DefaultCacheDir(kb_path);
 }

@@ -8,11 +8,14 @@
 #include <CLI/CLI.hpp>
 
 #include "app/queries.h"
+#include "app/scan_files.h"
 #include "serve/engine_slot.h"
 #include "serve/store_follower.h"
 #include "store/store.h"
 
 namespace kedb::cli {
+
+using app::OpenLog;
 
 // Exit codes follow grep: 0 found / ok, 1 nothing found, 2 error.
 constexpr int kExitOk = 0;
@@ -69,10 +72,6 @@ void AddEnvOption(CLI::App* cmd, std::string* env);
 // Returns the exit status: 0 found, 1 nothing found or no such record, 2
 // invalid.
 int Emit(const app::Answer& answer, bool json, const std::string& what);
-
-// Opens a log file for reading into *file. On failure, why (the system's
-// reason, or that the path is a folder), for "kedb CMD: PATH: <why>".
-Status OpenLog(const std::string& path, std::ifstream* file);
 
 // Writes to stdout in full, or reports failure (a closed pipe is not an error).
 void Print(const std::string& text);

@@ -24,6 +24,7 @@
 #include "engine/root_order.h"
 #include "kedb/engine.h"
 #include "logs/blocks.h"
+#include "logs/decompress.h"
 #include "logs/line_chunker.h"
 #include "logs/line_kinds.h"
 #include "logs/preprocess.h"
@@ -387,14 +388,17 @@ void Engine::Impl::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
   for (Candidate& c : *candidates) match::SetContext(*this, words, affinity, &c);
 }
 
-Status Engine::Impl::Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const {
-  // Stages 1 and 2.
+Status Engine::Impl::Scan(std::istream& raw, const ScanOptions& options, ScanResult* result) const {
+  // Stages 1 and 2, on the log decompressed when it is gzip or zstd.
+  logs::DecompressingBuf plain(raw);
+  std::istream in(&plain);
   LineStage lines(*this, options);
   const bool problem_lines = !options.all_lines && patterns_->has_broad();
   bool read_failed = false;
   Status st = ReadChunks(in, options, *patterns_, problem_lines, [&](const MatchedChunk& c) { lines.Take(c); },
                          &read_failed);
   if (!st.ok()) return st;
+  if (!plain.error().empty()) return Status::InvalidArgument(plain.error());
   lines.segmenter.Finish();
   lines.regions.Finish();
 

@@ -78,14 +78,16 @@ std::string GithubProperty(const std::string& s) {
   return out;
 }
 
-std::string Github(const ScanResult& result, const std::string& file, Lang lang, const ObservedRates* observed) {
+std::string Github(std::span<const ScannedLog> logs, Lang lang, const ObservedRates* observed) {
   std::string out;
-  for (const ErrorBlock& b : result.blocks) {
-    const Finding f = Find(b, observed);
-    const std::string title = f.record ? "kedb: " + f.record->id + (b.root ? " (root error)" : "") : "kedb: unknown error";
-    out += fmt::format("::{} file={},line={},endLine={},title={}::{}\n", f.record ? "error" : "warning", GithubProperty(file),
-                       b.decisive_line, std::max(b.decisive_line, b.last_line), GithubProperty(title),
-                       GithubData(f.record ? Explain(f, lang) : UnknownText(b)));
+  for (const auto& [file, result] : logs) {
+    for (const ErrorBlock& b : result.blocks) {
+      const Finding f = Find(b, observed);
+      const std::string title = f.record ? "kedb: " + f.record->id + (b.root ? " (root error)" : "") : "kedb: unknown error";
+      out += fmt::format("::{} file={},line={},endLine={},title={}::{}\n", f.record ? "error" : "warning",
+                         GithubProperty(file), b.decisive_line, std::max(b.decisive_line, b.last_line),
+                         GithubProperty(title), GithubData(f.record ? Explain(f, lang) : UnknownText(b)));
+    }
   }
   return out;
 }
@@ -107,22 +109,28 @@ std::string XmlEscape(const std::string& s) {
   return out;
 }
 
-std::string Junit(const ScanResult& result, const std::string& file, Lang lang, const ObservedRates* observed) {
-  std::string cases;
-  for (const ErrorBlock& b : result.blocks) {
-    const Finding f = Find(b, observed);
-    const std::string name = fmt::format("{}:{} {}", file, b.decisive_line, f.record ? f.record->id : "unknown error");
-    cases += fmt::format(
-        "    <testcase classname=\"kedb.{}\" name=\"{}\">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n"
-        "    </testcase>\n",
-        XmlEscape(f.record ? f.record->domain : "unknown"), XmlEscape(name), XmlEscape(f.record ? f.record->id : "unknown"),
-        XmlEscape(b.decisive), XmlEscape(f.record ? Explain(f, lang) : UnknownText(b)));
+std::string Junit(std::span<const ScannedLog> logs, Lang lang, const ObservedRates* observed) {
+  std::string suites;
+  std::size_t total = 0;
+  for (const auto& [file, result] : logs) {
+    std::string cases;
+    for (const ErrorBlock& b : result.blocks) {
+      const Finding f = Find(b, observed);
+      const std::string name = fmt::format("{}:{} {}", file, b.decisive_line, f.record ? f.record->id : "unknown error");
+      cases += fmt::format(
+          "    <testcase classname=\"kedb.{}\" name=\"{}\">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n"
+          "    </testcase>\n",
+          XmlEscape(f.record ? f.record->domain : "unknown"), XmlEscape(name),
+          XmlEscape(f.record ? f.record->id : "unknown"), XmlEscape(b.decisive),
+          XmlEscape(f.record ? Explain(f, lang) : UnknownText(b)));
+    }
+    const std::size_t n = result.blocks.size();
+    total += n;
+    suites += fmt::format("  <testsuite name=\"kedb scan {}\" tests=\"{}\" failures=\"{}\">\n{}  </testsuite>\n",
+                          XmlEscape(file), n, n, cases);
   }
-  const std::size_t n = result.blocks.size();
-  return fmt::format(
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"{}\" failures=\"{}\">\n"
-      "  <testsuite name=\"kedb scan {}\" tests=\"{}\" failures=\"{}\">\n{}  </testsuite>\n</testsuites>\n",
-      n, n, XmlEscape(file), n, n, cases);
+  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"{}\" failures=\"{}\">\n{}</testsuites>\n",
+                     total, total, suites);
 }
 
 // A fingerprint that stays the same across runs for the same error in the
@@ -136,20 +144,23 @@ std::string Fingerprint(const std::string& a, const std::string& b) {
   return fmt::format("{:016x}", h);
 }
 
-std::string Gitlab(const ScanResult& result, const std::string& file, Lang lang, const ObservedRates* observed) {
+std::string Gitlab(std::span<const ScannedLog> logs, Lang lang, const ObservedRates* observed) {
   Json issues = Json::array();
-  for (const ErrorBlock& b : result.blocks) {
-    const Finding f = Find(b, observed);
-    issues.push_back({{"description", f.record ? Explain(f, lang) : UnknownText(b)},
-                      {"check_name", f.record ? f.record->id : "kedb/unknown"},
-                      {"fingerprint", Fingerprint(f.record ? f.record->id : "kedb/unknown", b.decisive)},
-                      {"severity", f.record ? (b.root ? "critical" : "major") : "minor"},
-                      {"location", {{"path", file}, {"lines", {{"begin", b.decisive_line}}}}}});
+  for (const auto& [file, result] : logs) {
+    for (const ErrorBlock& b : result.blocks) {
+      const Finding f = Find(b, observed);
+      const std::string id = f.record ? f.record->id : "kedb/unknown";
+      issues.push_back({{"description", f.record ? Explain(f, lang) : UnknownText(b)},
+                        {"check_name", id},
+                        {"fingerprint", Fingerprint(id, file + "\n" + b.decisive)},
+                        {"severity", f.record ? (b.root ? "critical" : "major") : "minor"},
+                        {"location", {{"path", file}, {"lines", {{"begin", b.decisive_line}}}}}});
+    }
   }
   return issues.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-std::string Sarif(const ScanResult& result, const std::string& file, Lang lang, const ObservedRates* observed) {
+std::string Sarif(std::span<const ScannedLog> logs, Lang lang, const ObservedRates* observed) {
   Json rules = Json::array(), results = Json::array();
   std::vector<std::string> rule_ids;
   auto rule_index = [&](const std::string& id, const auto& make) {
@@ -160,7 +171,7 @@ std::string Sarif(const ScanResult& result, const std::string& file, Lang lang, 
     rules.push_back(make());
     return rule_ids.size() - 1;
   };
-  for (const ErrorBlock& b : result.blocks) {
+  auto add = [&](const std::string& file, const ErrorBlock& b) {
     const Finding f = Find(b, observed);
     const std::string id = f.record ? f.record->id : "kedb/unknown";
     const std::size_t index = rule_index(id, [&] {
@@ -186,6 +197,9 @@ std::string Sarif(const ScanResult& result, const std::string& file, Lang lang, 
                        {"locations", Json::array({{{"physicalLocation",
                                                     {{"artifactLocation", {{"uri", file}}}, {"region", region}}}}})},
                        {"partialFingerprints", {{"kedbBlock/v1", Fingerprint(id, b.decisive)}}}});
+  };
+  for (const auto& [file, result] : logs) {
+    for (const ErrorBlock& b : result.blocks) add(file, b);
   }
   Json driver{{"name", "kedb"}, {"rules", rules}};
   Json sarif{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
@@ -196,38 +210,40 @@ std::string Sarif(const ScanResult& result, const std::string& file, Lang lang, 
 
 }  // namespace
 
-std::string RenderScanCi(CiFormat format, const ScanResult& result, const std::string& file, Lang lang,
-                         const ObservedRates* observed) {
+std::string RenderScanCi(CiFormat format, std::span<const ScannedLog> logs, Lang lang, const ObservedRates* observed) {
   switch (format) {
-    case CiFormat::kGithub: return Github(result, file, lang, observed);
-    case CiFormat::kGitlab: return Gitlab(result, file, lang, observed);
-    case CiFormat::kSarif: return Sarif(result, file, lang, observed);
-    case CiFormat::kJunit: return Junit(result, file, lang, observed);
+    case CiFormat::kGithub: return Github(logs, lang, observed);
+    case CiFormat::kGitlab: return Gitlab(logs, lang, observed);
+    case CiFormat::kSarif: return Sarif(logs, lang, observed);
+    case CiFormat::kJunit: return Junit(logs, lang, observed);
   }
   return "";
 }
 
-std::string RenderScanMarkdown(const ScanResult& result, const std::string& file, Lang lang,
-                               const ObservedRates* observed) {
+std::string RenderScanMarkdown(std::span<const ScannedLog> logs, Lang lang, const ObservedRates* observed) {
   auto cell = [](std::string s) {
     for (char& c : s) {
       if (c == '|' || c == '\n') c = ' ';
     }
     return s;
   };
-  std::string out = fmt::format("### kedb: {}\n\n{} error block(s), {} known\n\n", cell(file), result.summary.blocks,
-                                result.summary.known);
-  if (result.blocks.empty()) return out;
-  out += "| line | known error | likely | first fix |\n|---|---|---|---|\n";
-  for (const ErrorBlock& b : result.blocks) {
-    const Finding f = Find(b, observed);
-    if (!f.record) {
-      out += fmt::format("| {} | unknown: `{}` | | |\n", b.decisive_line, cell(b.decisive.substr(0, 120)));
-      continue;
+  std::string out;
+  for (const auto& [file, result] : logs) {
+    if (!out.empty()) out += "\n";
+    out += fmt::format("### kedb: {}\n\n{} error block(s), {} known\n\n", cell(file), result.summary.blocks,
+                       result.summary.known);
+    if (result.blocks.empty()) continue;
+    out += "| line | known error | likely | first fix |\n|---|---|---|---|\n";
+    for (const ErrorBlock& b : result.blocks) {
+      const Finding f = Find(b, observed);
+      if (!f.record) {
+        out += fmt::format("| {} | unknown: `{}` | | |\n", b.decisive_line, cell(b.decisive.substr(0, 120)));
+        continue;
+      }
+      out += fmt::format("| {}{} | `{}` {} | {:.0f}% | {} |\n", b.decisive_line, b.root ? " (root)" : "", f.record->id,
+                         cell(Pick(lang, f.record->signature_zh, f.record->signature)), f.confidence * 100,
+                         f.fix.empty() ? "" : fmt::format("{} ({:.0f}%)", cell(f.fix), f.fix_rate * 100));
     }
-    out += fmt::format("| {}{} | `{}` {} | {:.0f}% | {} |\n", b.decisive_line, b.root ? " (root)" : "", f.record->id,
-                       cell(Pick(lang, f.record->signature_zh, f.record->signature)), f.confidence * 100,
-                       f.fix.empty() ? "" : fmt::format("{} ({:.0f}%)", cell(f.fix), f.fix_rate * 100));
   }
   return out;
 }

@@ -1,6 +1,7 @@
-// A scan in the forms CI systems read (kedb scan --format ...): each
-// renderer takes the same ScanResult the text and JSON ones do, and the
-// name of the log it came from (for file and line annotations).
+// Scans in the forms CI systems read (kedb scan --format ...): each
+// renderer takes the logs scanned, each a ScanResult as the text and JSON
+// renderers take it with the name of its file (for file and line
+// annotations), and puts them all in one report.
 //
 //   github  workflow commands, one ::error per block with a known error
 //           (root first: record id, signature, cause, the first fix and a
@@ -14,6 +15,7 @@
 //           the fixes.
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "kedb/match.h"
@@ -23,11 +25,11 @@ namespace kedb {
 
 enum class CiFormat { kGithub, kGitlab, kSarif, kJunit };
 
-std::string RenderScanCi(CiFormat format, const ScanResult& result, const std::string& file, Lang lang,
+std::string RenderScanCi(CiFormat format, std::span<const ScannedLog> logs, Lang lang,
                          const ObservedRates* observed = nullptr);
 
-// The GitHub job summary: a Markdown table of the blocks, root first.
-std::string RenderScanMarkdown(const ScanResult& result, const std::string& file, Lang lang,
-                               const ObservedRates* observed = nullptr);
+// The GitHub job summary: per log, a Markdown table of its blocks, root
+// first.
+std::string RenderScanMarkdown(std::span<const ScannedLog> logs, Lang lang, const ObservedRates* observed = nullptr);
 
 }  // namespace kedb

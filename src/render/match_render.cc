@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include "render/evidence_render.h"
+#include "render/match_parts.h"
 #include "render/render.h"
 #include "util/json_writer.h"
 
@@ -69,7 +70,9 @@ std::string Shorten(std::string s, std::size_t max_bytes) {
 
 // One match as JSON. Written straight to text rather than through a JSON
 // tree: see util/json_writer.h for why.
-void WriteMatch(util::JsonWriter& w, const Match& m, Lang lang, const ObservedRates* observed) {
+}  // namespace
+
+void WriteMatchObject(util::JsonWriter& w, const Match& m, Lang lang, const ObservedRates* observed) {
   const Record& r = *m.record;
   w.BeginObject();
   w.Field("id", r.id);
@@ -123,7 +126,8 @@ void WriteMatch(util::JsonWriter& w, const Match& m, Lang lang, const ObservedRa
   w.EndObject();
 }
 
-std::string MatchText(const Match& m, std::size_t rank, Lang lang, const ObservedRates* observed) {
+
+std::string MatchCardText(const Match& m, std::size_t rank, Lang lang, const ObservedRates* observed) {
   const Record& r = *m.record;
   bool zh = lang == Lang::kZh;
   std::string out = fmt::format("{}. {}  ({} {:.0f}%, {} {})\n", rank, r.id, zh ? "置信度" : "confidence",
@@ -159,7 +163,6 @@ std::string MatchText(const Match& m, std::size_t rank, Lang lang, const Observe
   return out;
 }
 
-}  // namespace
 
 ShownFix FirstWorkaround(const Record& r, const ObservedRates* observed) {
   if (r.workarounds.empty()) return {};
@@ -173,104 +176,20 @@ std::string RenderMatchText(const MatchResult& result, Lang lang, const Observed
   std::string out;
   for (std::size_t i = 0; i < result.matches.size(); ++i) {
     if (i) out += "\n";
-    out += MatchText(result.matches[i], i + 1, lang, observed);
+    out += MatchCardText(result.matches[i], i + 1, lang, observed);
   }
   return out;
 }
 
 void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang, const ObservedRates* observed) {
   w.BeginObject().Key("matches").BeginArray();
-  for (const auto& m : result.matches) WriteMatch(w, m, lang, observed);
+  for (const auto& m : result.matches) WriteMatchObject(w, m, lang, observed);
   w.EndArray().Field("abstained", result.abstained).EndObject();
 }
 
 std::string RenderMatchJson(const MatchResult& result, Lang lang, const ObservedRates* observed) {
   util::JsonWriter w;
   WriteMatchJson(w, result, lang, observed);
-  return w.Take() + "\n";
-}
-
-namespace {
-
-// A block kind as a reader calls it, by BlockKind.
-std::string_view KindName(BlockKind kind, Lang lang) {
-  static constexpr std::string_view kNames[] = {
-      "Python traceback", "Java stack trace", "JavaScript stack trace", "C++ exception", "Rust panic", "rustc error",
-      "Go panic",         "npm error",        "pytest failure",         "compiler error", "GPU library error",
-      "error line",       "failed step",      "known error"};
-  static constexpr std::string_view kNamesZh[] = {
-      "Python 回溯", "Java 堆栈", "JavaScript 堆栈", "C++ 异常",   "Rust panic", "rustc 错误", "Go panic",
-      "npm 错误",    "pytest 失败", "编译错误",      "GPU 库错误", "错误行",     "失败的步骤", "已知错误"};
-  static_assert(std::size(kNames) == static_cast<std::size_t>(BlockKind::kMatch) + 1);
-  static_assert(std::size(kNamesZh) == std::size(kNames));
-  return (lang == Lang::kZh ? kNamesZh : kNames)[static_cast<std::size_t>(kind)];
-}
-
-std::string BlockText(const ErrorBlock& b, Lang lang, const ObservedRates* observed) {
-  const bool zh = lang == Lang::kZh;
-  std::string where = b.first_line == b.last_line ? fmt::format("{} {}", zh ? "行" : "line", b.first_line)
-                                                  : fmt::format("{} {}-{}", zh ? "行" : "lines", b.first_line, b.last_line);
-  std::string out = fmt::format("── {} · {}", where, KindName(b.kind, lang));
-  if (b.count > 1) out += fmt::format(" · ×{}", b.count);
-  if (b.root) out += zh ? " · 根源错误" : " · root error";
-  out += " ──\n";
-  out += fmt::format("   {} {}: {}\n", zh ? "关键行" : "decisive line", b.decisive_line, b.decisive);
-  if (b.matches.empty()) {
-    out += zh ? "   没有匹配的已知错误\n" : "   no known error matches\n";
-  }
-  for (std::size_t i = 0; i < b.matches.size(); ++i) out += MatchText(b.matches[i], i + 1, lang, observed);
-  return out + "\n";
-}
-
-void WriteBlock(util::JsonWriter& w, const ErrorBlock& b, Lang lang, const ObservedRates* observed) {
-  w.BeginObject();
-  w.Field("kind", BlockKindName(b.kind));
-  w.Key("lines").BeginArray().UInt(b.first_line).UInt(b.last_line).EndArray();
-  w.Field("decisive_line", uint64_t{b.decisive_line});
-  w.Field("decisive", b.decisive);
-  w.Key("frames").BeginArray();
-  for (const auto& f : b.frames) w.String(f);
-  w.EndArray();
-  w.Field("frame_count", uint64_t{b.frame_count});
-  w.Field("count", uint64_t{b.count});
-  w.Field("root", b.root);
-  w.Key("caused_by");
-  if (b.caused_by >= 0) {
-    w.Int(b.caused_by);
-  } else {
-    w.Null();
-  }
-  w.Key("matches").BeginArray();
-  for (const auto& m : b.matches) WriteMatch(w, m, lang, observed);
-  w.EndArray();
-  w.Field("abstained", b.matches.empty());
-  w.EndObject();
-}
-
-}  // namespace
-
-std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed) {
-  std::string out;
-  for (const auto& b : result.blocks) out += BlockText(b, lang, observed);
-  const ScanSummary& s = result.summary;
-  out += fmt::format("{} lines, {} bytes scanned; {} error block(s), {} with a known error", s.lines, s.bytes,
-                     s.blocks, s.known);
-  if (s.truncated_lines) out += fmt::format("; {} over-long line(s) matched on their first and last half MiB", s.truncated_lines);
-  if (s.dropped_blocks) out += fmt::format("; {} further distinct block(s) only counted", s.dropped_blocks);
-  return out + "\n";
-}
-
-std::string RenderScanJson(const ScanResult& result, Lang lang, const ObservedRates* observed) {
-  util::JsonWriter w;
-  w.BeginObject().Key("blocks").BeginArray();
-  for (const auto& b : result.blocks) WriteBlock(w, b, lang, observed);
-  w.EndArray();
-  const ScanSummary& s = result.summary;
-  w.Key("summary").BeginObject();
-  w.Field("lines", uint64_t{s.lines}).Field("bytes", uint64_t{s.bytes});
-  w.Field("blocks", uint64_t{s.blocks}).Field("known", uint64_t{s.known});
-  w.Field("truncated_lines", uint64_t{s.truncated_lines}).Field("dropped_blocks", uint64_t{s.dropped_blocks});
-  w.EndObject().EndObject();
   return w.Take() + "\n";
 }
 

@@ -2,6 +2,7 @@
 // Every front end (CLI, HTTP, MCP) uses these; none formats on its own.
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "kb/stats.h"
@@ -83,6 +84,43 @@ void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang, c
 // "summary":{...}}.
 std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed = nullptr);
 
+// One log of a scan over several: the name it was given by and its result.
+struct ScannedLog {
+  std::string file;
+  ScanResult result;
+};
+// What went wrong reading one of them (it has no result).
+struct UnreadLog {
+  std::string file, error;
+};
+// The summaries of several logs added up.
+ScanSummary TotalOf(std::span<const ScannedLog> logs);
+
+// `kedb scan` over several logs. Text: each log with error blocks under a
+// "==> FILE <==" header, as RenderScanText shows it, then a line for all of
+// them; clean logs are only counted. JSON: {"files":[{"file","blocks",
+// "summary"}...],"summary":{... as one log's, and "files","clean"},
+// "unread":[{"file","error"}]}.
+std::string RenderScansText(std::span<const ScannedLog> logs, std::span<const UnreadLog> unread, Lang lang,
+                            const ObservedRates* observed = nullptr);
+std::string RenderScansJson(std::span<const ScannedLog> logs, std::span<const UnreadLog> unread, Lang lang,
+                            const ObservedRates* observed = nullptr);
+
+// A log scanned while it is written (app/live_scan.h), one flush at a
+// time: the blocks closed since the last flush, and those answered for
+// before that were seen again. Text: the blocks' cards, and a line for
+// each repeat. JSON: one line {"file","blocks":[...],"repeats":[{"lines",
+// "decisive","record"}]} with line numbers in the whole log.
+struct RepeatedBlock {
+  std::size_t first_line = 0, last_line = 0;
+  std::string decisive;
+  const Record* record = nullptr;  // its best match, or nullptr
+};
+std::string RenderLiveText(const ScanResult& fresh, std::span<const RepeatedBlock> repeats, Lang lang,
+                           const ObservedRates* observed = nullptr);
+std::string RenderLiveJson(const ScanResult& fresh, std::span<const RepeatedBlock> repeats, std::string_view file,
+                           Lang lang, const ObservedRates* observed = nullptr);
+
 // The workaround of `r` a reader is shown first: the highest shown rate
 // (posterior where reported, curated elsewhere), and that rate; index -1
 // when it has none.
@@ -102,7 +140,9 @@ std::string RenderSearchJson(const SearchResult& result, Lang lang);
 // {"templates":[{"template","count","example","regex","members","verified"}]}.
 std::string RenderClusterText(const std::vector<logs::Template>& templates);
 std::string RenderClusterJson(const std::vector<logs::Template>& templates);
-std::string RenderScanJson(const ScanResult& result, Lang lang, const ObservedRates* observed = nullptr);
+// `file`, when given, is the first field: the log the blocks came from.
+std::string RenderScanJson(const ScanResult& result, Lang lang, const ObservedRates* observed = nullptr,
+                           std::string_view file = {});
 
 }  // namespace kedb
 
