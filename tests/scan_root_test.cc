@@ -60,20 +60,27 @@ TEST(Scan, TheFailureComesBeforeWarningsAndExitStatuses) {
                         testing::MakeRecord("t/refused", "Error: connect ECONNREFUSED 127.0.0.1:5432",
                                             R"(connect ECONNREFUSED \d+\.\d+\.\d+\.\d+:\d+)")});
   ASSERT_NE(e, nullptr);
-  std::string log;
-  for (int i = 0; i < 50; ++i) log += "2026-03-14T10:01:45.1234567Z collecting item " + std::to_string(i) + "\n";
-  log += "2026-03-14T10:01:46.1234567Z /app/x.py:12: DeprecationWarning: datetime.datetime.utcnow() is deprecated\n";
-  for (int i = 0; i < 50; ++i) log += "2026-03-14T10:01:47.1234567Z running test " + std::to_string(i) + "\n";
-  log += "2026-03-14T10:01:48.1234567Z Error: connect ECONNREFUSED 127.0.0.1:5432\n";
-  log += "2026-03-14T10:01:48.1234567Z ##[error]Process completed with exit code 1.\n";
-  ScanResult r = ScanText(*e, log);
-  ASSERT_EQ(r.blocks.size(), 3u);
+  auto job_log = [](bool refused) {
+    std::string log;
+    for (int i = 0; i < 50; ++i) log += "2026-03-14T10:01:45.1234567Z collecting item " + std::to_string(i) + "\n";
+    log += "2026-03-14T10:01:46.1234567Z /app/x.py:12: DeprecationWarning: datetime.datetime.utcnow() is deprecated\n";
+    for (int i = 0; i < 50; ++i) log += "2026-03-14T10:01:47.1234567Z running test " + std::to_string(i) + "\n";
+    if (refused) log += "2026-03-14T10:01:48.1234567Z Error: connect ECONNREFUSED 127.0.0.1:5432\n";
+    return log + "2026-03-14T10:01:48.1234567Z ##[error]Process completed with exit code 1.\n";
+  };
+  ScanResult r = ScanText(*e, job_log(true));
+  ASSERT_EQ(r.blocks.size(), 2u);  // the runner's exit status is the failure's context, not a block
   EXPECT_TRUE(r.blocks[0].root);
   ASSERT_FALSE(r.blocks[0].matches.empty());
   EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/refused");
-  EXPECT_EQ(r.blocks[1].decisive, "Process completed with exit code 1.");  // an exit status, then warnings
-  ASSERT_FALSE(r.blocks[2].matches.empty());
-  EXPECT_EQ(r.blocks[2].matches[0].record->id, "t/utcnow");
+  ASSERT_FALSE(r.blocks[1].matches.empty());
+  EXPECT_EQ(r.blocks[1].matches[0].record->id, "t/utcnow");
+  // With only a warning before it, the exit status is what failed.
+  r = ScanText(*e, job_log(false));
+  ASSERT_EQ(r.blocks.size(), 2u);
+  EXPECT_TRUE(r.blocks[0].root);
+  EXPECT_EQ(r.blocks[0].decisive, "Process completed with exit code 1.");
+  EXPECT_TRUE(r.blocks[0].matches.empty());
 }
 
 // wandb's teardown line only reports that the run's process exited 1. A

@@ -127,7 +127,7 @@ Answer LiveScan::Flush(bool quiet) {
   Answer a;
   const ObservedRates observed = ObservedFor(q_.store, records, &a.notes);
   a.json = RenderLiveJson(fresh, repeats, q_.source, q_.lang, &observed);
-  if (q_.want_text) a.text = RenderLiveText(fresh, repeats, q_.lang, &observed);
+  if (q_.want_text) a.text = RenderLiveText(fresh, repeats, q_.lang, &observed, q_.style);
   return a;
 }
 

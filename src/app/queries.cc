@@ -80,7 +80,7 @@ Answer MatchText(const Engine& engine, const MatchQuery& q) {
   std::string note;
   const ObservedRates observed = ObservedFor(q.store, RecordsOf(result.matches), &note);
   if (q.record_hits && !result.matches.empty()) note += CountHits(q.store, {result.matches.front().record});
-  Answer a = Ok(RenderMatchJson(result, q.lang, &observed), q.want_text ? RenderMatchText(result, q.lang, &observed) : "",
+  Answer a = Ok(RenderMatchJson(result, q.lang, &observed), q.want_text ? RenderMatchText(result, q.lang, &observed, q.style) : "",
                 !result.matches.empty());
   a.notes = note;
   return a;
@@ -113,7 +113,7 @@ Answer MatchEach(const Engine& engine, const std::vector<std::string>& texts, co
     text += fmt::format("## {}. {}\n", i + 1, head);
     MatchResult best = result;
     if (best.matches.size() > 1) best.matches.resize(1);
-    text += RenderMatchText(best, q.lang, &observed) + "\n";
+    text += RenderMatchText(best, q.lang, &observed, q.style) + "\n";
   }
   json.EndArray().EndObject();
   Answer a = Ok(json.Take() + "\n", text, any);

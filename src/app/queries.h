@@ -72,6 +72,7 @@ struct MatchQuery {
   // skips it (it costs as much as the match itself).
   bool want_text = true;
   std::size_t top = kMatchTop;
+  TextStyle style;  // how Answer::text is dressed (colour for a terminal)
   std::string env;  // "torch=2.2,os=linux"
   Lang lang = Lang::kEn;
   bool all_lines = false;   // scans only: ScanOptions::all_lines

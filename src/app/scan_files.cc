@@ -60,8 +60,8 @@ Answer Rendered(std::vector<ScannedLog>& logs, const std::vector<UnreadLog>& unr
   if (q.ci_format) {
     a.text = RenderScanCi(*q.ci_format, logs, q.lang, &observed);
   } else if (q.want_text) {
-    a.text = shape == Shape::kMany ? RenderScansText(logs, unread, q.lang, &observed)
-                                   : RenderScanText(logs[0].result, q.lang, &observed);
+    a.text = shape == Shape::kMany ? RenderScansText(logs, unread, q.lang, &observed, q.style)
+                                   : RenderScanText(logs[0].result, q.lang, &observed, q.style);
   }
   if (q.ci_format == CiFormat::kGithub) a.report = RenderScanMarkdown(logs, q.lang, &observed);
   if (q.fail_on != MatchQuery::FailOn::kDefault || q.ci_format) note += ScanSummaryLine(total);

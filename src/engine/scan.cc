@@ -316,21 +316,52 @@ void ShowStepsAtTheirError(const std::vector<logs::Block>& found, std::vector<Er
   }
 }
 
+// Stage 5b: a line that only reports that something else failed — a CI
+// runner's epilogue ("Process completed with exit code 1.", "ERROR: Job
+// failed: exit code 1"), a launcher's "worker 0 exited with code 1",
+// wandb's teardown "... (failed 1)" — carries little evidence of its own.
+// A known error found on it is reported only when the model is sure of it
+// (exit code 137 and an out-of-memory record, say), and such a line with
+// none is left out when the log shows another error: it is the context of
+// that error, not one more to read. Alone, it still says a step failed.
+void DropExitStatusLines(std::vector<ErrorBlock>* blocks) {
+  auto bare = [](const ErrorBlock& b) {
+    return (b.kind == BlockKind::kMatch || b.kind == BlockKind::kErrorLine) && logs::IsWrapperLine(b.decisive);
+  };
+  // Another error: a block the segmenter found, or a known error on a line
+  // that says something failed (a deprecation warning explains no failed
+  // step, so the exit status stays the root of such a log).
+  bool other_error = false;
+  for (ErrorBlock& b : *blocks) {
+    if (!bare(b)) {
+      other_error |= b.kind != BlockKind::kMatch ||
+                     (!b.matches.empty() && logs::StatesFailure(b.decisive) && !logs::IsWarningLine(b.decisive));
+      continue;
+    }
+    if (!b.matches.empty() && b.matches[0].confidence < kSureOnExitStatus) b.matches.clear();
+  }
+  // Hits outside any error block that nothing is reported for are no block
+  // either.
+  auto dropped = [&](const ErrorBlock& b) {
+    return b.matches.empty() && (b.kind == BlockKind::kMatch || (other_error && bare(b)));
+  };
+  std::vector<long> position(blocks->size(), -1);
+  std::vector<ErrorBlock> kept;
+  for (std::size_t i = 0; i < blocks->size(); ++i) {
+    if (dropped((*blocks)[i])) continue;
+    position[i] = static_cast<long>(kept.size());
+    kept.push_back(std::move((*blocks)[i]));
+  }
+  for (ErrorBlock& b : kept) {
+    if (b.caused_by >= 0) b.caused_by = position[static_cast<std::size_t>(b.caused_by)];
+  }
+  *blocks = std::move(kept);
+}
+
 // Stage 5: the blocks as a reader should see them, root error first.
 void Tidy(const std::vector<logs::Block>& found, std::size_t region_gap, std::vector<ErrorBlock>* blocks) {
   ShowStepsAtTheirError(found, blocks);
-  // A line outside any block that only reports an exit status (wandb's
-  // teardown "... (failed 1)") carries little evidence of its own: a known
-  // error found on it is reported only when the model is sure of it.
-  for (ErrorBlock& b : *blocks) {
-    if (b.kind == BlockKind::kMatch && !b.matches.empty() && b.matches[0].confidence < kSureOnExitStatus &&
-        logs::IsWrapperLine(b.decisive)) {
-      b.matches.clear();
-    }
-  }
-  // Hits outside any error block that nothing is reported for are no block.
-  // (Such blocks come after the segmenter's, so no caused_by index moves.)
-  std::erase_if(*blocks, [](const ErrorBlock& b) { return b.kind == BlockKind::kMatch && b.matches.empty(); });
+  DropExitStatusLines(blocks);
   MergeNeighbours(blocks, region_gap);
   match::OrderRootFirst(blocks);
 }

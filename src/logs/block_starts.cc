@@ -99,6 +99,36 @@ bool IsPytestHeader(std::string_view t) {
   return !inner.empty() && inner.front() != '_' && Contains(t, " ");
 }
 
+std::string PytestHeaderName(std::string_view header) {
+  std::string_view name = Trim(header);
+  while (!name.empty() && name.front() == '_') name.remove_prefix(1);
+  while (!name.empty() && name.back() == '_') name.remove_suffix(1);
+  name = Trim(name);
+  for (std::string_view phase : {"ERROR at setup of ", "ERROR at teardown of ", "ERROR at call of "}) {
+    if (name.starts_with(phase)) name.remove_prefix(phase.size());
+  }
+  return std::string(name);
+}
+
+std::string PytestSummaryName(std::string_view t) {
+  std::string_view id;
+  for (std::string_view status : {"FAILED ", "ERROR "}) {
+    if (t.starts_with(status)) id = t.substr(status.size());
+  }
+  const std::size_t file_end = id.find("::");
+  if (file_end == std::string_view::npos || Contains(id.substr(0, file_end), " ")) return {};
+  id.remove_prefix(file_end + 2);
+  id = id.substr(0, id.find(" - "));
+  id = Trim(id);
+  std::string name;
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    const bool sep = id[i] == ':' && i + 1 < id.size() && id[i + 1] == ':';
+    name += sep ? '.' : id[i];
+    i += sep;
+  }
+  return name;
+}
+
 bool IsRule(std::string_view t, char c) {
   return t.size() >= 6 && t[0] == c && t[1] == c && t[2] == c && t.back() == c;
 }

@@ -5,6 +5,7 @@
 // the line, no allocation.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace kedb::logs {
@@ -42,6 +43,14 @@ bool IsRustcError(std::string_view t);
 
 // pytest's header over one failure: "____ test_name ____".
 bool IsPytestHeader(std::string_view t);
+// The test a pytest section header names, as its summary line would after
+// the file's "::" ("test_y[cuda]", "TestX.test_y" for "TestX::test_y"):
+// "_____ ERROR at setup of test_y _____" names "test_y".
+std::string PytestHeaderName(std::string_view header);
+// The test a pytest summary line names ("FAILED tests/x.py::TestX::test_y -
+// AssertionError", "ERROR tests/x.py::test_z"), spelled as
+// PytestHeaderName spells it; "" for any other line.
+std::string PytestSummaryName(std::string_view t);
 
 // A rule drawn with `c`: "==== x ====", "---- y ----".
 bool IsRule(std::string_view t, char c);

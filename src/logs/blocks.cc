@@ -62,6 +62,13 @@ void BlockSegmenter::AddFrame(std::size_t line_no, std::string_view text) {
 }
 
 long BlockSegmenter::Close() {
+  const State was = state_;
+  const long index = CloseCurrent();
+  if (was == State::kPytest) RememberPytestFailure(index);
+  return index;
+}
+
+long BlockSegmenter::CloseCurrent() {
   State was = state_;
   state_ = State::kNone;
   if (was == State::kPython && headerless_ && !have_decisive_) {
@@ -164,6 +171,7 @@ void BlockSegmenter::TakeStepLines() {
 }
 
 void BlockSegmenter::SingleLine(BlockKind kind, std::size_t line_no, std::string_view text, std::size_t origin) {
+  if (RestatesPytestFailure(line_no, text)) return;
   Open(State::kNone, kind, line_no, text, origin);
   SetDecisive(line_no, text);
   Close();
@@ -243,6 +251,9 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       break;
     case State::kCompiler:
       claimed = ContinueCompiler(line);
+      break;
+    case State::kMaven:
+      claimed = ContinueMaven(line);
       break;
   }
   if (!claimed) Start(line_no, text, mark, may_start || mark != LineMark::kNone);
@@ -331,8 +342,10 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
   }
   if (IsPytestHeader(t)) {
     Open(State::kPytest, BlockKind::kPytest, line_no, text, origin_);
+    pytest_name_ = PytestHeaderName(t);
     return;
   }
+  if (StartMaven(line_no, t)) return;
   if (IsCompilerError(t)) {
     Open(State::kCompiler, BlockKind::kCompiler, line_no, text, origin_);
     SetDecisive(line_no, t);

@@ -42,7 +42,9 @@ struct Block {
   std::vector<std::string> frames;  // at most kMaxFrames, cleaned
   std::size_t frame_count = 0;      // frames seen, kept or not
   std::size_t count = 1;            // occurrences in the log
-  // Line ranges of the later occurrences (at most kMaxOccurrences).
+  // Line ranges of the later occurrences (at most kMaxOccurrences), and of
+  // lines that only restate it (pytest's summary line), which `count`
+  // leaves out.
   std::vector<std::pair<std::size_t, std::size_t>> repeats;
   // Index of the block that caused this one (a chained exception), or -1.
   long caused_by = -1;
@@ -94,7 +96,7 @@ class BlockSegmenter {
 
  private:
   enum class State { kNone, kPython, kIPython, kExceptionMessage, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest,
-                     kCompiler, kCpp, kDetails };
+                     kCompiler, kCpp, kDetails, kMaven };
   // An error line's indented details (gRPC's status and debug string, a
   // validation error's fields) are part of its block, up to this many.
   static constexpr std::size_t kMaxDetailLines = 40;
@@ -132,6 +134,17 @@ class BlockSegmenter {
   bool ContinueCpp(const LineView& line);
   bool ContinueDetails(const LineView& line);
   bool ContinueCompiler(const LineView& line);
+  // Maven's failure output (block_build_tools.cc): the COMPILATION ERROR
+  // section, the BUILD FAILURE banner and "Failed to execute goal" with its
+  // boilerplate, read as one block whose decisive line is the first
+  // compiler error, else the goal that failed.
+  bool StartMaven(std::size_t line_no, std::string_view t);
+  bool ContinueMaven(const LineView& line);
+  // pytest's short summary restates a failure its section showed
+  // ("FAILED tests/x.py::test_y - RuntimeError: ..."): the line is added
+  // to that block's occurrences (not counted) instead of opening a block.
+  void RememberPytestFailure(long index);
+  bool RestatesPytestFailure(std::size_t line_no, std::string_view t);
 
   // Starts current_ at line `line_no`, whose text is `text`.
   void Open(State state, BlockKind kind, std::size_t line_no, std::string_view text, std::size_t origin);
@@ -143,6 +156,7 @@ class BlockSegmenter {
   // Finishes current_: collapses it into an equal earlier block or keeps it.
   // Returns its index (or the earlier block's), -1 when dropped.
   long Close();
+  long CloseCurrent();  // Close() before what a block's kind remembers of it
   // Ends a Python or IPython traceback at its exception line `text`:
   // Close(), linked to the traceback a chained one continued.
   void CloseException(std::size_t line_no, std::string_view text);
@@ -198,6 +212,13 @@ class BlockSegmenter {
   long last_python_ = -1;
   bool message_blank_ = false;      // a blank line came after the exception line
   std::size_t message_lines_ = 0;   // lines the exception's message went on over
+  // Maven: how good the decisive line is (0 the section's header, 1 the
+  // goal that failed, 2 a compiler error).
+  int maven_rank_ = 0;
+  // pytest: the name in the header of the section being read, and the
+  // failures shown so far by name (at most kMaxBlocks).
+  std::string pytest_name_;
+  std::unordered_map<std::string, long> pytest_failures_;
   // Java: the block a "Caused by:" explains.
   long last_stack_ = -1;
   bool pending_caused_by_ = false;

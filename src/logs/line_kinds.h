@@ -41,7 +41,9 @@ bool IsGoDiagnostic(std::string_view cleaned_line);
 // code 2", "#12 ERROR: process \"/bin/sh -c make\" did not complete
 // successfully: exit code: 2", "make: *** [all] Error 2", pip's "error:
 // subprocess-exited-with-error", wandb's "Waiting for W&B process to
-// finish... (failed 1)"). The error it reports is elsewhere in the log.
+// finish... (failed 1)", torch elastic's "failed (exitcode: 1) local_rank:
+// 0 (pid: 51) of binary: ..."). The error it reports is elsewhere in the
+// log.
 bool IsWrapperLine(std::string_view cleaned_line);
 
 }  // namespace kedb::logs

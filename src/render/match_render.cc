@@ -68,6 +68,30 @@ std::string Shorten(std::string s, std::size_t max_bytes) {
   return s.substr(0, cut) + "…";
 }
 
+// Steps written over several lines, each under `indent` spaces, at most
+// `max_lines` of them (with "…" when more were left out) and `max_bytes`
+// in all: a card stays a card whatever a record's steps look like.
+std::string IndentedSteps(const std::string& how, std::size_t indent, std::size_t max_lines, std::size_t max_bytes) {
+  std::string out;
+  std::size_t at = 0, lines = 0;
+  const std::string text = Shorten(how, max_bytes);
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(at, end - at);
+    at = end + 1;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    out.append(indent, ' ');
+    if (lines++ == max_lines) {
+      out += "…\n";
+      break;
+    }
+    out += line;
+    out += '\n';
+  }
+  return out;
+}
+
 // One match as JSON. Written straight to text rather than through a JSON
 // tree: see util/json_writer.h for why.
 }  // namespace
@@ -127,11 +151,22 @@ void WriteMatchObject(util::JsonWriter& w, const Match& m, Lang lang, const Obse
 }
 
 
-std::string MatchCardText(const Match& m, std::size_t rank, Lang lang, const ObservedRates* observed) {
+std::string Paint(TextStyle style, std::string_view sgr, std::string_view text) {
+  if (!style.color) return std::string(text);
+  return fmt::format("\x1b[{}m{}\x1b[0m", sgr, text);
+}
+
+std::string_view RateColor(double rate, bool dead_end) {
+  if (dead_end) return "31";
+  return rate >= 0.7 ? "32" : rate >= 0.4 ? "33" : "31";
+}
+
+std::string MatchCardText(const Match& m, std::size_t rank, Lang lang, const ObservedRates* observed,
+                          TextStyle style) {
   const Record& r = *m.record;
   bool zh = lang == Lang::kZh;
-  std::string out = fmt::format("{}. {}  ({} {:.0f}%, {} {})\n", rank, r.id, zh ? "置信度" : "confidence",
-                                m.confidence * 100, zh ? "行" : "line", m.line);
+  std::string out = fmt::format("{}. {}  ({} {:.0f}%, {} {})\n", rank, Paint(style, "1;36", r.id),
+                                zh ? "置信度" : "confidence", m.confidence * 100, zh ? "行" : "line", m.line);
   out += "   " + Shorten(Pick(lang, r.signature_zh, r.signature), 200) + "\n";
   std::string cause = Pick(lang, r.root_cause_zh, r.root_cause);
   if (!cause.empty()) out += fmt::format("   {} {}\n", zh ? "原因：" : "cause:", Shorten(cause, 300));
@@ -139,15 +174,14 @@ std::string MatchCardText(const Match& m, std::size_t rank, Lang lang, const Obs
   auto ws = Descending(rates);
   for (std::size_t k = 0; k < ws.size() && k < 2; ++k) {
     const auto* seen = Seen(observed, r, store::ActionKind::kWorkaround, ws[k]);
-    out += fmt::format("   {} {:>3.0f}% {}{}\n", zh ? "可试：" : "try  ", rates[ws[k]] * 100,
+    out += fmt::format("   {} {} {}{}\n", zh ? "可试：" : "try  ",
+                       Paint(style, RateColor(rates[ws[k]], false), fmt::format("{:>3.0f}%", rates[ws[k]] * 100)),
                        Shorten(WorkaroundText(r, ws[k], lang), 200),
                        seen ? fmt::format(" ({} {}/{})", zh ? "反馈有效" : "reported worked", seen->worked, seen->reports())
                             : "");
     // How to do it, for the fix tried first: the steps, not only the idea.
     const Workaround& fix = r.workarounds[ws[k]];
-    if (k == 0 && !fix.how.empty() && fix.how != fix.action) {
-      out += fmt::format("{:14}{}\n", "", Shorten(fix.how, 300));  // under the action
-    }
+    if (k == 0 && !fix.how.empty() && fix.how != fix.action) out += IndentedSteps(fix.how, 14, 4, 400);  // under the action
   }
   const std::vector<double> fails = ShownRates(r, store::ActionKind::kDeadEnd, observed);
   auto ds = Descending(fails);
@@ -157,7 +191,9 @@ std::string MatchCardText(const Match& m, std::size_t rank, Lang lang, const Obs
     std::string what = d.action.empty() ? d.why_fails
                        : d.why_fails.empty() ? d.action
                                              : d.action + " — " + d.why_fails;
-    out += fmt::format("   {} {:>3.0f}% {}\n", zh ? "勿试：" : "avoid", fails[ds[0]] * 100, Shorten(what, 300));
+    out += fmt::format("   {} {} {}\n", zh ? "勿试：" : "avoid",
+                       Paint(style, RateColor(fails[ds[0]], true), fmt::format("{:>3.0f}%", fails[ds[0]] * 100)),
+                       Shorten(what, 300));
   }
   if (!r.attribution.empty()) out += fmt::format("   ({})\n", r.attribution);
   return out;
@@ -171,12 +207,12 @@ ShownFix FirstWorkaround(const Record& r, const ObservedRates* observed) {
   return {static_cast<long>(first), rates[first]};
 }
 
-std::string RenderMatchText(const MatchResult& result, Lang lang, const ObservedRates* observed) {
+std::string RenderMatchText(const MatchResult& result, Lang lang, const ObservedRates* observed, TextStyle style) {
   if (result.matches.empty()) return lang == Lang::kZh ? "未找到已知错误。\n" : "No known error found.\n";
   std::string out;
   for (std::size_t i = 0; i < result.matches.size(); ++i) {
     if (i) out += "\n";
-    out += MatchCardText(result.matches[i], i + 1, lang, observed);
+    out += MatchCardText(result.matches[i], i + 1, lang, observed, style);
   }
   return out;
 }

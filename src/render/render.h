@@ -18,6 +18,14 @@ struct RecordEvidence;
 
 enum class Lang { kEn, kZh };
 
+// How text for a terminal is dressed. With `color`, ANSI colours mark what
+// a reader looks for first: the root error, record ids, and rates (green
+// for a fix that usually works, yellow, red for one that rarely does and
+// for dead ends). Off by default: files, pipes and NO_COLOR get plain text.
+struct TextStyle {
+  bool color = false;
+};
+
 // One record for a person: root cause, workarounds by success rate, dead
 // ends by fail rate, versions and OS, related errors. `kb` (optional) names
 // related records' signatures. With `evidence` (optional), an action that
@@ -72,7 +80,8 @@ using ObservedRates = std::unordered_map<std::string, store::RecordEvidence>;
 // is {"action","success_rate"} and, when it was reported on,
 // "curated_rate" and "observed":{"worked","failed","partial","interval"};
 // a dead end likewise with "fail_rate".
-std::string RenderMatchText(const MatchResult& result, Lang lang, const ObservedRates* observed = nullptr);
+std::string RenderMatchText(const MatchResult& result, Lang lang, const ObservedRates* observed = nullptr,
+                            TextStyle style = {});
 std::string RenderMatchJson(const MatchResult& result, Lang lang, const ObservedRates* observed = nullptr);
 // The same object written into `w`, for an answer that holds several.
 void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang, const ObservedRates* observed = nullptr);
@@ -82,7 +91,8 @@ void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang, c
 // {"blocks":[{"kind","lines":[a,b],"decisive_line","decisive","frames",
 // "frame_count","count","root","caused_by","matches":[...],"abstained"}],
 // "summary":{...}}.
-std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed = nullptr);
+std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed = nullptr,
+                           TextStyle style = {});
 
 // One log of a scan over several: the name it was given by and its result.
 struct ScannedLog {
@@ -102,7 +112,7 @@ ScanSummary TotalOf(std::span<const ScannedLog> logs);
 // "summary"}...],"summary":{... as one log's, and "files","clean"},
 // "unread":[{"file","error"}]}.
 std::string RenderScansText(std::span<const ScannedLog> logs, std::span<const UnreadLog> unread, Lang lang,
-                            const ObservedRates* observed = nullptr);
+                            const ObservedRates* observed = nullptr, TextStyle style = {});
 std::string RenderScansJson(std::span<const ScannedLog> logs, std::span<const UnreadLog> unread, Lang lang,
                             const ObservedRates* observed = nullptr);
 
@@ -117,7 +127,7 @@ struct RepeatedBlock {
   const Record* record = nullptr;  // its best match, or nullptr
 };
 std::string RenderLiveText(const ScanResult& fresh, std::span<const RepeatedBlock> repeats, Lang lang,
-                           const ObservedRates* observed = nullptr);
+                           const ObservedRates* observed = nullptr, TextStyle style = {});
 std::string RenderLiveJson(const ScanResult& fresh, std::span<const RepeatedBlock> repeats, std::string_view file,
                            Lang lang, const ObservedRates* observed = nullptr);
 

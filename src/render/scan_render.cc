@@ -24,19 +24,19 @@ std::string_view KindName(BlockKind kind, Lang lang) {
   return (lang == Lang::kZh ? kNamesZh : kNames)[static_cast<std::size_t>(kind)];
 }
 
-std::string BlockText(const ErrorBlock& b, Lang lang, const ObservedRates* observed) {
+std::string BlockText(const ErrorBlock& b, Lang lang, const ObservedRates* observed, TextStyle style) {
   const bool zh = lang == Lang::kZh;
   std::string where = b.first_line == b.last_line ? fmt::format("{} {}", zh ? "行" : "line", b.first_line)
                                                   : fmt::format("{} {}-{}", zh ? "行" : "lines", b.first_line, b.last_line);
   std::string out = fmt::format("── {} · {}", where, KindName(b.kind, lang));
   if (b.count > 1) out += fmt::format(" · ×{}", b.count);
-  if (b.root) out += zh ? " · 根源错误" : " · root error";
+  if (b.root) out += Paint(style, "1;31", zh ? " · 根源错误" : " · root error");
   out += " ──\n";
   out += fmt::format("   {} {}: {}\n", zh ? "关键行" : "decisive line", b.decisive_line, b.decisive);
   if (b.matches.empty()) {
     out += zh ? "   没有匹配的已知错误\n" : "   no known error matches\n";
   }
-  for (std::size_t i = 0; i < b.matches.size(); ++i) out += MatchCardText(b.matches[i], i + 1, lang, observed);
+  for (std::size_t i = 0; i < b.matches.size(); ++i) out += MatchCardText(b.matches[i], i + 1, lang, observed, style);
   return out + "\n";
 }
 
@@ -95,9 +95,9 @@ std::string SummaryText(const ScanSummary& s) {
 
 }  // namespace
 
-std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed) {
+std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed, TextStyle style) {
   std::string out;
-  for (const auto& b : result.blocks) out += BlockText(b, lang, observed);
+  for (const auto& b : result.blocks) out += BlockText(b, lang, observed, style);
   return out + SummaryText(result.summary);
 }
 
@@ -122,7 +122,7 @@ ScanSummary TotalOf(std::span<const ScannedLog> logs) {
 }
 
 std::string RenderScansText(std::span<const ScannedLog> logs, std::span<const UnreadLog> unread, Lang lang,
-                            const ObservedRates* observed) {
+                            const ObservedRates* observed, TextStyle style) {
   std::string out;
   std::size_t clean = 0;
   for (const ScannedLog& log : logs) {
@@ -130,8 +130,8 @@ std::string RenderScansText(std::span<const ScannedLog> logs, std::span<const Un
       ++clean;
       continue;
     }
-    out += fmt::format("==> {} <==\n", log.file);
-    out += RenderScanText(log.result, lang, observed) + "\n";
+    out += Paint(style, "1", fmt::format("==> {} <==", log.file)) + "\n";
+    out += RenderScanText(log.result, lang, observed, style) + "\n";
   }
   out += fmt::format("{} log(s), {} clean", logs.size(), clean);
   if (!unread.empty()) out += fmt::format(", {} not read", unread.size());
@@ -157,13 +157,13 @@ std::string RenderScansJson(std::span<const ScannedLog> logs, std::span<const Un
 }
 
 std::string RenderLiveText(const ScanResult& fresh, std::span<const RepeatedBlock> repeats, Lang lang,
-                           const ObservedRates* observed) {
+                           const ObservedRates* observed, TextStyle style) {
   std::string out;
-  for (const auto& b : fresh.blocks) out += BlockText(b, lang, observed);
+  for (const auto& b : fresh.blocks) out += BlockText(b, lang, observed, style);
   const bool zh = lang == Lang::kZh;
   for (const RepeatedBlock& r : repeats) {
     out += fmt::format("── {} {} · {} {} ──\n   {}\n\n", zh ? "行" : "line", r.first_line, zh ? "再次出现" : "again",
-                       r.record ? r.record->id : (zh ? "未知错误" : "unknown error"), r.decisive);
+                       r.record ? Paint(style, "1;36", r.record->id) : (zh ? "未知错误" : "unknown error"), r.decisive);
   }
   return out;
 }

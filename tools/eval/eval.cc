@@ -128,6 +128,7 @@ int main(int argc, char** argv) {
   CLI::App app{"kedb-eval: P@1, MRR and abstention of kedb match on a set of cases"};
   std::string kb, cases_path, scenarios, level = "slug", exclude, cache, wrap, scores_path, split, labels = "corpus";
   bool self = false, misses = false, json = false, all_lines = false, long_logs = false;
+  std::string dump_dir;
   std::size_t top = 10;
   double min_confidence = -1, list_confidence = -1;
   app.add_option("--kb", kb, "Knowledge base")->required();
@@ -149,6 +150,7 @@ int main(int argc, char** argv) {
                  "Wrap each case in log noise of this style (python, github, docker, pytest, jenkins, or all: "
                  "styles in turn) and answer with `scan`: the blocks' matches, root first")
       ->check(CLI::IsMember({"python", "github", "docker", "pytest", "jenkins", "all"}));
+  app.add_option("--dump-logs", dump_dir, "With --long-logs: write each generated log to DIR/CASE.log");
   app.add_flag("--long-logs", long_logs,
                "Place each case in a 4,000-16,000-line job log (GitHub Actions, BuildKit, Jenkins, GitLab, a Python "
                "job, in turn) and score the root block's first match (kedb scan)");
@@ -198,6 +200,9 @@ int main(int argc, char** argv) {
   std::size_t known = 0, unknown = 0, abstained_unknown = 0, abstained_known = 0;
   std::string miss_text;
   std::size_t index = 0;
+  // Long logs: blocks reported, and of them those on the placed error's
+  // lines (the share of a report that is the real error).
+  std::size_t logs_scanned = 0, blocks_reported = 0, blocks_real = 0;
   std::ofstream scores_out;
   if (!scores_path.empty()) scores_out.open(scores_path);
   for (const Case& c : cases) {
@@ -209,10 +214,13 @@ int main(int argc, char** argv) {
       r = (*engine)->Match(c.text, options);
     } else {
       std::string log_text;
+      kedb::eval::LongLog placed;
       if (long_logs) {
         const auto& styles = kedb::eval::LongLogStyles();
         const std::size_t lines = 4000 + index * 7919 % 12001;
-        log_text = kedb::eval::MakeLongLog(c.text, styles[index % styles.size()], index, lines).text;
+        placed = kedb::eval::MakeLongLog(c.text, styles[index % styles.size()], index, lines);
+        if (!dump_dir.empty()) std::ofstream(dump_dir + "/" + c.name + ".log") << placed.text;
+        log_text = std::move(placed.text);
       } else {
         const auto& styles = kedb::eval::WrapStyles();
         const std::string& style = wrap == "all" ? styles[index % styles.size()] : wrap;
@@ -226,6 +234,13 @@ int main(int argc, char** argv) {
       if (!(*engine)->Scan(log, scan_options, &scan).ok()) return 2;
       r = RootFirstAnswers(scan);
       root_silent = long_logs && (scan.blocks.empty() || scan.blocks[0].matches.empty());
+      if (long_logs) {
+        ++logs_scanned;
+        blocks_reported += scan.blocks.size();
+        for (const kedb::ErrorBlock& b : scan.blocks) {
+          blocks_real += b.first_line <= placed.error_last && b.last_line >= placed.error_first;
+        }
+      }
     }
     ++index;
     if (c.expected.empty()) {
@@ -286,6 +301,11 @@ int main(int argc, char** argv) {
     std::cout << fmt::format("  P@1 {:.4f}   MRR {:.4f}   no answer on {} known case(s)\n", p1 / n, mrr / n,
                              abstained_known);
     if (unknown) std::cout << fmt::format("  abstention on unknown errors {:.4f}\n", abst);
+    if (logs_scanned) {
+      std::cout << fmt::format("  blocks reported per log {:.2f}, of which on the placed error {:.1f}%\n",
+                               static_cast<double>(blocks_reported) / static_cast<double>(logs_scanned),
+                               100.0 * static_cast<double>(blocks_real) / static_cast<double>(std::max<std::size_t>(blocks_reported, 1)));
+    }
   }
   if (misses && !miss_text.empty()) std::cout << "misses:\n" << miss_text;
   return 0;
