@@ -6,6 +6,7 @@
 #include "render/evidence_render.h"
 #include "render/render.h"
 #include "util/json_writer.h"
+#include "util/utf8.h"
 
 namespace kedb {
 namespace {
@@ -60,12 +61,7 @@ void WriteSeen(util::JsonWriter& w, const store::ActionEvidence* seen, double cu
   w.Key("interval").BeginArray().Double(seen->rate.low).Double(seen->rate.high).EndArray().EndObject();
 }
 
-std::string Shorten(std::string s, std::size_t max_bytes) {
-  if (s.size() <= max_bytes) return s;
-  std::size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // keep UTF-8 whole
-  return s.substr(0, cut) + "…";
-}
+std::string Shorten(std::string_view s, std::size_t max_bytes) { return util::Shortened(s, max_bytes); }
 
 // One match as JSON. Written straight to text rather than through a JSON
 // tree: see util/json_writer.h for why.
