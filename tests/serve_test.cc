@@ -441,6 +441,9 @@ TEST(McpTest, ToolsUseTheDeadendsNamesAndSchemas) {
   for (const auto& t : r["result"]["tools"]) {
     names.insert(t["name"].get<std::string>());
     EXPECT_EQ(t["inputSchema"]["type"], "object") << t["name"];
+    // What structuredContent is, whole: no reference into a document the client does not have.
+    EXPECT_EQ(t["outputSchema"]["type"], "object") << t["name"];
+    EXPECT_EQ(t["outputSchema"].dump().find("$ref"), std::string::npos) << t["name"];
   }
   EXPECT_EQ(names, (std::set<std::string>{"lookup_error", "scan_log", "batch_lookup", "get_error_detail",
                                           "get_error_chain", "search_errors", "list_error_domains",
