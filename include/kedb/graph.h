@@ -32,13 +32,16 @@ struct Chain {
   std::string id;
   int depth = 0;
   std::vector<ChainNode> nodes;  // the start record first, then by distance
-  std::vector<ChainEdge> edges;  // as the records state them, each once
+  // Each link once, as the record nearer the start states it (a record's
+  // "A leads_to B" and the other's "B preceded_by A" are one link).
+  std::vector<ChainEdge> edges;
 };
 
 // The records reachable from `id` within `depth` edges, in either direction
-// of every relation a record states. Nodes past kMaxChainNodes are left out
-// (their edges too). nullopt when no record has the id. Cost: linear in the
-// edges visited.
+// of every relation a record states, and the edges with an end nearer than
+// `depth` (one between two records `depth` away is a step further than
+// asked). Nodes past kMaxChainNodes are left out (their edges too).
+// nullopt when no record has the id. Cost: linear in the edges visited.
 inline constexpr std::size_t kMaxChainNodes = 200;
 std::optional<Chain> ChainOf(const KnowledgeBase& kb, std::string_view id, int depth);
 

@@ -1,7 +1,8 @@
 #include "kedb/graph.h"
 
+#include <algorithm>
 #include <deque>
-#include <set>
+#include <map>
 #include <tuple>
 #include <unordered_map>
 
@@ -26,6 +27,19 @@ void ForEachEdge(const Record& r, Fn fn) {
   for (const Edge& e : r.transition_graph.frequently_confused_with) fn(e, Relation::kConfusedWith);
 }
 
+// One link between two records whichever of them states it: "A leads_to B"
+// and "B preceded_by A" are the same cause and effect, and confusion goes
+// both ways.
+using LinkKey = std::tuple<bool, std::string, std::string>;  // confused?, cause (or lesser id), effect
+LinkKey KeyOf(const std::string& from, const std::string& to, Relation relation) {
+  switch (relation) {
+    case Relation::kLeadsTo: return {false, from, to};
+    case Relation::kPrecededBy: return {false, to, from};
+    case Relation::kConfusedWith: return {true, std::min(from, to), std::max(from, to)};
+  }
+  return {false, from, to};
+}
+
 }  // namespace
 
 std::optional<Chain> ChainOf(const KnowledgeBase& kb, std::string_view id, int depth) {
@@ -43,14 +57,6 @@ std::optional<Chain> ChainOf(const KnowledgeBase& kb, std::string_view id, int d
   }
   std::unordered_map<std::string, int> distance{{start->id, 0}};
   chain.nodes.push_back({start->id, start, 0});
-  std::set<std::tuple<std::string, std::string, Relation>> seen_edges;
-  auto add_edge = [&](const Record& from, const Edge& e, Relation relation) {
-    if (!distance.count(e.error_id) || !distance.count(from.id)) return;
-    if (!seen_edges.insert({from.id, e.error_id, relation}).second) return;
-    // A confused-with edge states how to tell the two apart instead of a
-    // condition; either way it is what a reader needs next to the arrow.
-    chain.edges.push_back({from.id, e.error_id, relation, e.probability, e.condition.empty() ? e.distinction : e.condition});
-  };
   auto visit = [&](const std::string& node, int d) {
     if (distance.count(node) || chain.nodes.size() >= kMaxChainNodes) return false;
     distance[node] = d;
@@ -74,7 +80,27 @@ std::optional<Chain> ChainOf(const KnowledgeBase& kb, std::string_view id, int d
       }
     }
   }
-  // Edges among the nodes kept, in node order, as their records state them.
+  // Edges the walk followed: one end nearer than `depth`. Two ends on the
+  // rim are a step further than asked; at depth 1 they would bury the
+  // record's own edges under its neighbours' links to each other.
+  std::map<LinkKey, std::size_t> link_at;  // -> index in chain.edges
+  auto add_edge = [&](const Record& from, const Edge& e, Relation relation) {
+    auto to = distance.find(e.error_id);
+    if (to == distance.end() || std::min(distance.at(from.id), to->second) >= depth) return;
+    // A confused-with edge states how to tell the two apart instead of a
+    // condition; either way it is what a reader needs next to the arrow.
+    const std::string& condition = e.condition.empty() ? e.distinction : e.condition;
+    auto [it, added] = link_at.try_emplace(KeyOf(from.id, e.error_id, relation), chain.edges.size());
+    if (added) {
+      chain.edges.push_back({from.id, e.error_id, relation, e.probability, condition});
+      return;
+    }
+    // The other record states the same link: it may know what this one left out.
+    ChainEdge& kept = chain.edges[it->second];
+    if (!kept.probability) kept.probability = e.probability;
+    if (kept.condition.empty()) kept.condition = condition;
+  };
+  // In node order, so a link is kept as the record nearer the start states it.
   for (const ChainNode& n : chain.nodes) {
     if (n.record) ForEachEdge(*n.record, [&](const Edge& e, Relation rel) { add_edge(*n.record, e, rel); });
   }

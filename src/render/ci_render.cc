@@ -1,6 +1,8 @@
 #include "render/ci_render.h"
 
+#include <cctype>
 #include <cstdint>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -160,6 +162,37 @@ std::string Gitlab(std::span<const ScannedLog> logs, Lang lang, const ObservedRa
   return issues.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
+// SARIF's artifactLocation.uri is a URI reference: a log's path with
+// every byte a URI may not hold as it is percent-encoded (blanks, '%', '#',
+// '?', brackets, non-ASCII; ':' too, which would read as a scheme), so a
+// relative path stays relative and an absolute one absolute.
+std::string SarifUri(const std::string& path) {
+  static constexpr std::string_view kKept = "-._~!$&'()*+,;=@/";
+  std::string out;
+  for (char c : path) {
+    const auto b = static_cast<unsigned char>(c);
+    if ((b < 0x80 && std::isalnum(b)) || kKept.find(c) != std::string_view::npos) {
+      out += c;
+    } else {
+      out += fmt::format("%{:02X}", b);
+    }
+  }
+  return out;
+}
+
+// Whether `url` can stand as SARIF's helpUri (an absolute URI) as it is: a
+// record's link with a blank or a non-ASCII character in it is left to the
+// help text instead of being sent broken.
+bool IsPlainUri(const std::string& url) {
+  static constexpr std::string_view kAllowed = "-._~:/?#[]@!$&'()*+,;=%";
+  if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) return false;
+  for (char c : url) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 0x80 || (!std::isalnum(b) && kAllowed.find(c) == std::string_view::npos)) return false;
+  }
+  return true;
+}
+
 std::string Sarif(std::span<const ScannedLog> logs, Lang lang, const ObservedRates* observed) {
   Json rules = Json::array(), results = Json::array();
   std::vector<std::string> rule_ids;
@@ -185,7 +218,7 @@ std::string Sarif(std::span<const ScannedLog> logs, Lang lang, const ObservedRat
                 {"fullDescription", {{"text", Pick(lang, r.root_cause_zh, r.root_cause)}}},
                 {"help", {{"text", Explain(f, lang)}}},
                 {"defaultConfiguration", {{"level", "error"}}}};
-      if (!r.official_doc_url.empty()) rule["helpUri"] = r.official_doc_url;
+      if (IsPlainUri(r.official_doc_url)) rule["helpUri"] = r.official_doc_url;
       return rule;
     });
     Json region{{"startLine", std::max<std::size_t>(1, b.decisive_line)},
@@ -195,7 +228,7 @@ std::string Sarif(std::span<const ScannedLog> logs, Lang lang, const ObservedRat
                        {"level", f.record ? "error" : "warning"},
                        {"message", {{"text", f.record ? Explain(f, lang) : UnknownText(b)}}},
                        {"locations", Json::array({{{"physicalLocation",
-                                                    {{"artifactLocation", {{"uri", file}}}, {"region", region}}}}})},
+                                                    {{"artifactLocation", {{"uri", SarifUri(file)}}}, {"region", region}}}}})},
                        {"partialFingerprints", {{"kedbBlock/v1", Fingerprint(id, b.decisive)}}}});
   };
   for (const auto& [file, result] : logs) {

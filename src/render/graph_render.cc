@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "render/render.h"
+#include "util/utf8.h"
 
 namespace kedb {
 namespace {
@@ -28,26 +29,50 @@ const char* RelationLabel(Relation relation, Lang lang) {
   return "";
 }
 
+// "B preceded_by A" seen from A: A leads to B.
+Relation Inverse(Relation relation) {
+  switch (relation) {
+    case Relation::kLeadsTo: return Relation::kPrecededBy;
+    case Relation::kPrecededBy: return Relation::kLeadsTo;
+    case Relation::kConfusedWith: return Relation::kConfusedWith;
+  }
+  return relation;
+}
+
+// A chain stays small enough to read at a glance, and for an agent to
+// take in whole at every step: the start record's own text a little
+// longer, every other record's signature cut short (its id leads to the
+// rest). When an edge happens is left to the records (get_error_detail,
+// kedb show): conditions would double the answer.
+constexpr std::size_t kStartSignatureBytes = 160;
+constexpr std::size_t kSignatureBytes = 60;
+constexpr std::size_t kRootCauseBytes = 200;
+
 }  // namespace
 
 std::string RenderChainText(const Chain& chain, Lang lang) {
   const bool zh = lang == Lang::kZh;
   std::unordered_map<std::string_view, const ChainNode*> by_id;
   for (const ChainNode& n : chain.nodes) by_id[n.id] = &n;
-  auto name = [&](const std::string& id) {
+  auto name = [&](const std::string& id, std::size_t max_bytes) {
     auto it = by_id.find(id);
     if (it == by_id.end() || !it->second->record) return fmt::format("{} ({})", id, zh ? "未收录" : "not in this knowledge base");
-    return fmt::format("{}  {}", id, Signature(*it->second->record, lang));
+    return fmt::format("{}  {}", id, util::Shortened(Signature(*it->second->record, lang), max_bytes));
   };
-  std::string out = fmt::format("{}\n", name(chain.id));
+  std::string out = fmt::format("{}\n", name(chain.id, kStartSignatureBytes));
   if (chain.edges.empty()) {
     out += zh ? "  （没有已知的关联错误）\n" : "  (no related errors are known)\n";
     return out;
   }
   for (const ChainEdge& e : chain.edges) {
     std::string p = e.probability ? fmt::format(" p={:.2f}", *e.probability) : "";
-    std::string cond = e.condition.empty() ? "" : fmt::format("  [{}]", e.condition);
-    out += fmt::format("  {} --{}{}--> {}{}\n", e.from, RelationLabel(e.relation, lang), p, name(e.to), cond);
+    if (e.from == chain.id || e.to == chain.id) {  // from the start record's side: what it is to the other
+      const bool stated_by_start = e.from == chain.id;
+      const Relation seen = stated_by_start ? e.relation : Inverse(e.relation);
+      out += fmt::format("  {}{}: {}\n", RelationLabel(seen, lang), p, name(stated_by_start ? e.to : e.from, kSignatureBytes));
+    } else {
+      out += fmt::format("  {} --{}{}--> {}\n", e.from, RelationLabel(e.relation, lang), p, name(e.to, kSignatureBytes));
+    }
   }
   return out;
 }
@@ -55,12 +80,19 @@ std::string RenderChainText(const Chain& chain, Lang lang) {
 std::string RenderChainJson(const Chain& chain, Lang lang) {
   Json nodes = Json::array();
   for (const ChainNode& n : chain.nodes) {
+    const bool start = n.id == chain.id;
     Json j;
     j["id"] = n.id;
-    j["signature"] = n.record ? Signature(*n.record, lang) : "";
-    j["domain"] = n.record ? n.record->domain : "";
+    if (n.record) j["signature"] = util::Shortened(Signature(*n.record, lang), start ? kStartSignatureBytes : kSignatureBytes);
     j["known"] = n.record != nullptr;
     j["distance"] = n.distance;
+    if (start && n.record) {
+      // What the error is, so that the answer reads alone.
+      j["domain"] = n.record->domain;
+      const std::string& cause = lang == Lang::kZh && !n.record->root_cause_zh.empty() ? n.record->root_cause_zh
+                                                                                       : n.record->root_cause;
+      j["root_cause"] = util::Shortened(cause, kRootCauseBytes);
+    }
     nodes.push_back(std::move(j));
   }
   Json edges = Json::array();
@@ -69,8 +101,7 @@ std::string RenderChainJson(const Chain& chain, Lang lang) {
     j["from"] = e.from;
     j["to"] = e.to;
     j["relation"] = RelationName(e.relation);
-    j["probability"] = e.probability ? Json(Round4(*e.probability)) : Json(nullptr);
-    j["condition"] = e.condition;
+    if (e.probability) j["probability"] = Round4(*e.probability);
     edges.push_back(std::move(j));
   }
   Json out;

@@ -7,6 +7,7 @@
 #include "render/match_parts.h"
 #include "render/render.h"
 #include "util/json_writer.h"
+#include "util/utf8.h"
 
 namespace kedb {
 namespace {
@@ -61,12 +62,7 @@ void WriteSeen(util::JsonWriter& w, const store::ActionEvidence* seen, double cu
   w.Key("interval").BeginArray().Double(seen->rate.low).Double(seen->rate.high).EndArray().EndObject();
 }
 
-std::string Shorten(std::string s, std::size_t max_bytes) {
-  if (s.size() <= max_bytes) return s;
-  std::size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // keep UTF-8 whole
-  return s.substr(0, cut) + "…";
-}
+std::string Shorten(std::string_view s, std::size_t max_bytes) { return util::Shortened(s, max_bytes); }
 
 // Steps written over several lines, each under `indent` spaces, at most
 // `max_lines` of them (with "…" when more were left out) and `max_bytes`

@@ -37,9 +37,15 @@ std::string RenderRecordText(const Record& record, Lang lang, const KnowledgeBas
 std::string RenderStatsText(const KbStats& stats);
 std::string RenderStatsJson(const KbStats& stats);
 
-// `kedb chain`: the start record, then one line per edge. JSON
-// {"id","depth","nodes":[{"id","signature","domain","known","distance"}],
-// "edges":[{"from","to","relation","probability","condition"}]}.
+// `kedb chain`: the start record, then one line per edge (the start
+// record's own edges as what the other record is to it). JSON
+// {"id","depth","nodes":[{"id","signature","known","distance"}],
+// "edges":[{"from","to","relation","probability"}]}, the start record first
+// among the nodes and with its "domain" and "root_cause" too. Kept short for
+// agents that ask at every step: signatures and the root cause are cut
+// (longer for the start record), "signature" is absent for an id no record
+// has and "probability" when no record states one; when an edge happens is
+// in the records themselves.
 std::string RenderChainText(const Chain& chain, Lang lang);
 std::string RenderChainJson(const Chain& chain, Lang lang);
 

@@ -5,6 +5,7 @@
 #include "app/mine.h"
 #include "app/outcomes.h"
 #include "app/queries.h"
+#include "serve/assets.h"
 #include "serve/outcome_request.h"
 #include "util/json_writer.h"
 
@@ -40,6 +41,49 @@ Json Tool(const char* name, const char* title, const char* description, Json pro
                 {"destructiveHint", false},
                 {"idempotentHint", true},
                 {"openWorldHint", false}}}};
+}
+
+// A tool's structuredContent is the answer the HTTP API gives to the same
+// question, so its outputSchema is that answer's schema in the OpenAPI
+// document the server publishes: one description of each answer, which
+// the HTTP and MCP conformance tests both hold the server to.
+constexpr std::pair<std::string_view, std::string_view> kAnswerSchemas[] = {
+    {"lookup_error", "MatchResult"},   {"scan_log", "ScanResult"},      {"batch_lookup", "MatchResults"},
+    {"get_error_detail", "Record"},    {"get_error_chain", "Chain"},    {"search_errors", "SearchResult"},
+    {"list_error_domains", "Domains"}, {"list_errors_by_domain", "DomainErrors"},
+    {"get_domain_stats", "Stats"},     {"mine_thread", "DraftRecord"},  {"report_outcome", "OutcomeReport"}};
+
+const Json& OpenApiSchemas() {
+  static const Json schemas = [] {
+    const Asset* doc = FindAsset("/v1/openapi.json");
+    return doc ? Json::parse(doc->body).at("components").at("schemas") : Json::object();
+  }();
+  return schemas;
+}
+
+// `schema` with every "#/components/schemas/X" reference replaced by X
+// itself: an outputSchema has to stand alone, outside the document.
+Json Inlined(const Json& schema) {
+  if (schema.is_array()) {
+    Json out = Json::array();
+    for (const Json& item : schema) out.push_back(Inlined(item));
+    return out;
+  }
+  if (!schema.is_object()) return schema;
+  if (auto ref = schema.find("$ref"); ref != schema.end() && ref->is_string()) {
+    const std::string name = ref->get<std::string>().substr(ref->get<std::string>().rfind('/') + 1);
+    return Inlined(OpenApiSchemas().at(name));  // the document's schemas do not refer to themselves
+  }
+  Json out = Json::object();
+  for (const auto& [key, value] : schema.items()) out[key] = Inlined(value);
+  return out;
+}
+
+Json OutputSchema(std::string_view tool) {
+  for (const auto& [name, component] : kAnswerSchemas) {
+    if (name == tool) return Inlined(OpenApiSchemas().at(std::string(component)));
+  }
+  return Json();
 }
 
 Json BuildToolList() {
@@ -136,6 +180,7 @@ Json BuildToolList() {
   report["annotations"]["readOnlyHint"] = false;
   report["annotations"]["idempotentHint"] = false;  // without an event_id, each call is a new report
   tools.push_back(std::move(report));
+  for (Json& tool : tools) tool["outputSchema"] = OutputSchema(tool["name"].get<std::string>());
   return tools;
 }
 

@@ -22,7 +22,8 @@ struct ToolResult {
 };
 
 // Every tool as tools/list publishes it: {"name","title","description",
-// "inputSchema","annotations"}.
+// "inputSchema","outputSchema","annotations"}. The outputSchema is the
+// schema of the same answer in the published OpenAPI document.
 const Json& ToolList();
 
 // The input schema of `name`, or nullptr when there is no such tool.

@@ -5,7 +5,7 @@
 // cannot inject markup.
 import { lang, saveLang, t, loc, applyLabels } from '/i18n.js';
 import { h, pct, num, present, idPath, recordHref } from '/dom.js';
-import { renderGraph } from '/graph.js';
+import { renderGraph, withRecordConditions } from '/graph.js';
 import { outcomeControl, reportedLine, hitsSection } from '/feedback.js';
 
 const rateClass = (x) => (x >= 0.8 ? 'hi' : x >= 0.5 ? 'mid' : 'lo');
@@ -305,7 +305,7 @@ async function renderRecord(v, id, gen) {
     dead.length ? [h('h2', { class: 'dead' }, t('card.deadEnds')), deadList(dead)] : null,
     health.store ? [h('h2', null, t('hits.title')), hitsSection(rec.id, api)] : null,
     h('h2', null, t('rec.graph')),
-    chain instanceof Error ? h('p', { class: 'errorline' }, t('error') + t('colon') + chain.message) : renderGraph(chain, rec.id),
+    chain instanceof Error ? h('p', { class: 'errorline' }, t('error') + t('colon') + chain.message) : renderGraph(withRecordConditions(chain, rec), rec.id),
     Array.isArray(rec.versions) && rec.versions.length ? [h('h2', null, t('rec.versions')), versionsTable(rec.versions)] : null,
     os.length ? [h('h2', null, t('rec.os')), h('dl', { class: 'meta os' },
       os.map(([k, x]) => [h('dt', null, k), h('dd', null, typeof x === 'string' ? x : JSON.stringify(x))]))] : null,

@@ -73,6 +73,25 @@ function layout(pos, centerId) {
   return { xy, width, height };
 }
 
+// The chain answer leaves out when an edge happens (it is kept short for
+// agents); the record states that for its own edges, and the page shows it
+// under the graph. Each edge of the chain that the record states gets the
+// record's condition (or, for a confusion, how to tell the two apart).
+export function withRecordConditions(chain, rec) {
+  const key = (from, to, rel) => rel === 'confused_with' ? 'c|' + [from, to].sort().join('|')
+    : rel === 'preceded_by' ? 'l|' + to + '|' + from : 'l|' + from + '|' + to;
+  const said = new Map();
+  const graph = rec.transition_graph || {};
+  for (const [field, rel] of [['leads_to', 'leads_to'], ['preceded_by', 'preceded_by'], ['frequently_confused_with', 'confused_with']]) {
+    for (const e of Array.isArray(graph[field]) ? graph[field] : []) {
+      const cond = e && typeof e === 'object' ? e.condition || e.distinction : null;
+      if (cond) said.set(key(rec.id, e.error_id, rel), cond);
+    }
+  }
+  const edges = (chain.edges || []).map((e) => ({ ...e, condition: e.condition || said.get(key(e.from, e.to, e.relation)) }));
+  return { ...chain, edges };
+}
+
 export function renderGraph(chain, centerId, all = false) {
   const { nodes, links, pos } = graphModel(chain, centerId);
   if (!links.length) return h('div', { class: 'graph', testid: 'graph' }, h('p', { class: 'muted' }, t('rec.noEdges')));
