@@ -6,6 +6,11 @@
 #   lib/libkedb_*.a                  the layers a program embedding kedb links
 #   lib/cmake/kedb/                  find_package(kedb): the kedb::kedb target
 #   lib/pkgconfig/kedb.pc            pkg-config --cflags --libs kedb
+#   share/bash-completion/completions/kedb, share/zsh/vendor-completions/_kedb,
+#   share/fish/vendor_completions.d/kedb.fish
+#                                    shell completions, where each shell's
+#                                    own setup looks (no rc file to edit)
+#   share/man/man1/kedb.1            the man page
 # The embedding library is the layers up to the engine and lint; the query
 # layer, renderers and servers are the command's own and are not installed.
 include(CMakePackageConfigHelpers)
@@ -24,6 +29,12 @@ install(TARGETS ${KEDB_EMBED_TARGETS} EXPORT kedbTargets ARCHIVE DESTINATION ${C
 install(DIRECTORY include/kedb DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS kedb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY kb/ DESTINATION ${CMAKE_INSTALL_DATADIR}/kedb/kb PATTERN ".kedb-cache" EXCLUDE)
+# Written at build time by the built kedb (KEDB_SHELL_DOCS in CMakeLists.txt).
+install(FILES ${CMAKE_BINARY_DIR}/kedb.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME kedb)
+install(FILES ${CMAKE_BINARY_DIR}/_kedb DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+install(FILES ${CMAKE_BINARY_DIR}/kedb.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+install(FILES ${CMAKE_BINARY_DIR}/kedb.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 set(KEDB_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/kedb)
 install(EXPORT kedbTargets NAMESPACE kedb:: DESTINATION ${KEDB_CMAKE_DIR})

@@ -206,4 +206,12 @@ std::vector<std::string> SimilarIds(const Engine& engine, const std::string& id,
   return out;
 }
 
+std::vector<std::string> RecordIds(const Engine& engine) {
+  std::vector<std::string> ids;
+  ids.reserve(engine.kb().records().size());
+  for (const Record& r : engine.kb().records()) ids.push_back(r.id);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
 }  // namespace kedb::app

@@ -149,4 +149,7 @@ std::string NotFoundMessage(const Engine& engine, const std::string& id);
 // not-found message that helps; at most `limit`.
 std::vector<std::string> SimilarIds(const Engine& engine, const std::string& id, std::size_t limit);
 
+// Every record's id, sorted: what shell completion offers for an ID.
+std::vector<std::string> RecordIds(const Engine& engine);
+
 }  // namespace kedb::app

@@ -16,7 +16,7 @@ void RegisterCluster(CLI::App& app, int* exit_code) {
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("cluster", "Group the errors no record knows into templates with a proposed regex");
-  cmd->add_option("LOG", args->logs, "Logs to read ('-' for standard input)")->required();
+  cmd->add_option("LOG", args->logs, "Logs to read ('-' for standard input)")->required()->type_name("FILE");
   AddKbOption(cmd, &args->kb);
   cmd->add_option("--top", args->top, "How many templates to show")->check(CLI::PositiveNumber);
   cmd->add_option("--min-count", args->min_count, "Leave out templates seen fewer times");

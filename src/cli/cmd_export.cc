@@ -12,7 +12,7 @@ void RegisterExport(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
       "export", "Write the knowledge base as files with reported outcomes folded into its rates, for review in git");
-  cmd->add_option("--out", args->out, "Folder to write <id>.json files into")->required();
+  cmd->add_option("--out", args->out, "Folder to write <id>.json files into")->required()->type_name("DIR");
   AddKbOption(cmd, &args->kb);
   AddStoreOption(cmd, &args->store);
   cmd->add_flag("--json", args->json, "Print {\"records\",\"folded\",\"out\"}");

@@ -15,8 +15,10 @@ void RegisterImport(CLI::App& app, int* exit_code) {
                   "deadends: a deadends.dev canon tree; native: a native tree, JSONL or record file")
       ->required()
       ->check(CLI::IsMember({"deadends", "native"}));
-  cmd->add_option("SRC", args->src, "Folder or file to read, or a store (postgresql://... or sqlite:PATH)")->required();
-  auto* out = cmd->add_option("--out", args->out, "Folder to write native records into");
+  cmd->add_option("SRC", args->src, "Folder or file to read, or a store (postgresql://... or sqlite:PATH)")
+      ->required()
+      ->type_name("PATH");
+  auto* out = cmd->add_option("--out", args->out, "Folder to write native records into")->type_name("DIR");
   auto* into = cmd->add_option(
       "--into", args->into,
       "Store to put the records into instead (postgresql://... or sqlite:PATH), in one transaction; servers "

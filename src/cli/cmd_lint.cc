@@ -18,7 +18,8 @@ void RegisterLint(CLI::App& app, int* exit_code) {
   cmd->add_flag("--no-shadowing", args->no_shadowing, "Skip the shadowing rule (the slowest)");
   cmd->add_option("--clean-logs", args->clean_logs,
                   "Logs of runs that succeeded (files or folders): records whose patterns fire on them are "
-                  "flagged (fires-on-clean-log)");
+                  "flagged (fires-on-clean-log)")
+      ->type_name("PATH");
   cmd->footer(
       "Exit status: 0 clean (or warnings only), 2 errors (or warnings under --strict).\n"
       "Examples:\n  kedb lint --kb kb --strict\n  kedb lint --clean-logs ci-logs/passed/");

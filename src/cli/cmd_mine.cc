@@ -80,7 +80,8 @@ void RegisterMine(CLI::App& app, int* exit_code) {
                   "The thread: text or Markdown as copied from a tracker, or GitHub's JSON (the issue object with "
                   "its comments, or the issue and the comments array as two files); '-' for standard input")
       ->required()
-      ->expected(1, 2);
+      ->expected(1, 2)
+      ->type_name("FILE");
   AddKbOption(cmd, &args->kb);
   AddLangOption(cmd, &args->lang);
   cmd->add_flag("--json", args->json, "Print the draft record file (x_mined says where each field came from)");

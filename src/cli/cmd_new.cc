@@ -19,7 +19,8 @@ void RegisterNew(CLI::App& app, int* exit_code) {
   AddKbOption(cmd, &args->kb);
   cmd->add_option("--id", args->id, "The record's id (default: proposed from the domain and the message)");
   cmd->add_option("--domain", args->domain, "The record's domain (default: guessed)");
-  cmd->add_option("--out", args->out, "Write DIR/<id>.json (never over an existing file) instead of standard output");
+  cmd->add_option("--out", args->out, "Write DIR/<id>.json (never over an existing file) instead of standard output")
+      ->type_name("DIR");
   cmd->footer(
       "Prints the skeleton record (JSON) on standard output and, on standard error, what was proposed and\n"
       "the records the text already matches. Exit status: 0 a new error, 1 the text matches a known\n"

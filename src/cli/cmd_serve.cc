@@ -30,7 +30,8 @@ void RegisterServe(CLI::App& app, int* exit_code) {
                 "answer then waits for one more durable write");
   cmd->add_option("--token-file", args->token_file,
                   "File holding the token writes must carry (Authorization: Bearer TOKEN); default: $KEDB_TOKEN. "
-                  "Without one, the server takes no reports");
+                  "Without one, the server takes no reports")
+      ->type_name("FILE");
   cmd->add_option("--write-rate", args->write_rate,
                   "Writes (reports, records) one client address may send a minute, after a burst of a sixth of "
                   "that; past it, 429 with Retry-After. 0: no limit")

@@ -21,5 +21,7 @@ void RegisterMine(CLI::App& app, int* exit_code);
 void RegisterReport(CLI::App& app, int* exit_code);
 void RegisterExport(CLI::App& app, int* exit_code);
 void RegisterNew(CLI::App& app, int* exit_code);
+// `completion` and `man`: register them last; they describe the others.
+void RegisterCompletion(CLI::App& app, int* exit_code);
 
 }  // namespace kedb::cli

@@ -32,7 +32,8 @@ std::string DefaultKbPath() {
 void AddKbOption(CLI::App* cmd, std::string* kb_path) {
   cmd->add_option("--kb", *kb_path,
                   "Knowledge base: a folder of records (native or deadends.dev canon), a .jsonl file, one record "
-                  "file, or a store (postgresql://... or sqlite:PATH) (default: the bundled kb/, or $KEDB_KB)");
+                  "file, or a store (postgresql://... or sqlite:PATH) (default: the bundled kb/, or $KEDB_KB)")
+      ->type_name("PATH");
 }
 
 void AddLangOption(CLI::App* cmd, std::string* lang) {
@@ -97,7 +98,8 @@ std::unique_ptr<serve::StoreFollower> FollowStore(serve::EngineSlot& slot, const
 void AddStoreOption(CLI::App* cmd, std::string* store) {
   cmd->add_option("--store", *store,
                   "Where outcome reports are kept: a SQLite file or a postgresql:// URL (default: "
-                  "$KEDB_STORE, else $XDG_DATA_HOME/kedb/outcomes.sqlite)");
+                  "$KEDB_STORE, else $XDG_DATA_HOME/kedb/outcomes.sqlite)")
+      ->type_name("PATH");
 }
 
 std::unique_ptr<store::OutcomeStore> OpenStoreFor(const std::string& spec, bool only_if_present, const std::string& what,

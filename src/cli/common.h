@@ -22,6 +22,9 @@ constexpr int kExitOk = 0;
 constexpr int kExitNothing = 1;
 constexpr int kExitError = 2;
 
+// The program's version (CMake's project version).
+constexpr const char* kVersion = KEDB_VERSION;
+
 // $KEDB_KB, else the kb/ folder beside the binary's folder (build/kedb ->
 // kb/), else the source tree's kb/.
 std::string DefaultKbPath();

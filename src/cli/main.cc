@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // `kedb ... | head` must not die mid-write
   CLI::App app{"kedb: find known errors in text and logs, and say what fixes them", "kedb"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "kedb 0.1.0");
+  app.set_version_flag("--version", std::string("kedb ") + kedb::cli::kVersion);
   app.footer("Run `kedb COMMAND --help` for a command's options and an example.");
   int exit_code = kedb::cli::kExitOk;
   kedb::cli::RegisterMatch(app, &exit_code);
@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   kedb::cli::RegisterExport(app, &exit_code);
   kedb::cli::RegisterServe(app, &exit_code);
   kedb::cli::RegisterMcp(app, &exit_code);
+  kedb::cli::RegisterCompletion(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -5,6 +5,8 @@
 #   - examples/embed builds against the installed CMake package and runs;
 #   - the same program builds with `pkg-config --cflags --libs kedb`;
 #   - the public headers compile on their own (no internal header leaks in).
+#   - the shell completions and the man page are where bash-completion, zsh,
+#     fish and man look for them.
 #
 #   install_test.sh BUILD_DIR
 set -euo pipefail
@@ -22,6 +24,12 @@ for f in bin/kedb share/kedb/kb include/kedb/engine.h lib/cmake/kedb/kedbConfig.
          lib/libkedb_engine.a; do
   [ -e "$prefix/$f" ] || { echo "FAIL: $f was not installed"; exit 1; }
 done
+for f in share/bash-completion/completions/kedb share/zsh/vendor-completions/_kedb \
+         share/fish/vendor_completions.d/kedb.fish share/man/man1/kedb.1; do
+  [ -s "$prefix/$f" ] || { echo "FAIL: $f was not installed, or is empty"; exit 1; }
+done
+grep -q '^complete -F _kedb kedb$' "$prefix/share/bash-completion/completions/kedb" ||
+  { echo "FAIL: the installed bash completion does not register for kedb"; exit 1; }
 if find "$prefix/include" -name '*.h' | xargs grep -l '#include "\(util\|regex\|record\|kb\|logs\|match\|search\|engine\|lint\)/' ; then
   echo "FAIL: an installed header includes an internal one"; exit 1
 fi
