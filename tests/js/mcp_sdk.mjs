@@ -106,7 +106,7 @@ async function exercise(client, transportName) {
   // block no record knows, a miss, a record in Chinese.
   const hub = await callTool({ name: 'get_error_chain', arguments: { error_id: 'nccl/watchdog-timeout', depth: 1, lang: 'zh' } });
   expect(hub.structuredContent?.nodes?.length > 2, where('get_error_chain at depth 1 lists no neighbours'));
-  const unknown = await callTool({ name: 'scan_log', arguments: { log_text: `${log}ERROR launcher: worker 3 exited with status 7\n` } });
+  const unknown = await callTool({ name: 'scan_log', arguments: { log_text: `${log}ValueError: could not convert string to float: 'n/a'\n` } });
   expect(unknown.structuredContent?.blocks?.some((b) => b.abstained), where('scan_log found no block it does not know'));
   const miss = await callTool({ name: 'lookup_error', arguments: { error_message: 'FrobError: the frobnicator jammed' } });
   expect(miss.structuredContent?.abstained === true, where('a message no record knows was matched'));
