@@ -84,19 +84,27 @@ struct CommandResult {
   std::string err;  // stderr
 };
 
-// Runs the kedb binary with `args` (a shell-quoted string) and optional stdin.
-inline CommandResult RunKedb(const std::string& args, const std::string& stdin_text = "") {
+// Runs a shell command line with optional stdin.
+inline CommandResult RunShell(const std::string& command, const std::string& stdin_text = "") {
   TempDir tmp;
   auto in = tmp.path() / "in", out = tmp.path() / "out", err = tmp.path() / "err";
   WriteFile(in, stdin_text);
-  std::string cmd = std::string("'") + KEDB_BINARY + "' " + args + " <'" + in.string() + "' >'" + out.string() +
-                    "' 2>'" + err.string() + "'";
+  std::string cmd = command + " <'" + in.string() + "' >'" + out.string() + "' 2>'" + err.string() + "'";
   int status = std::system(cmd.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = ReadFile(out);
   r.err = ReadFile(err);
   return r;
+}
+
+// Runs the kedb binary with `args` (a shell-quoted string) and optional stdin.
+inline CommandResult RunKedb(const std::string& args, const std::string& stdin_text = "") {
+  std::string cmd = "'";
+  cmd += KEDB_BINARY;
+  cmd += "' ";
+  cmd += args;
+  return RunShell(cmd, stdin_text);
 }
 
 }  // namespace kedb::testing

@@ -49,7 +49,7 @@ int RunBatch(const Engine& engine, app::MatchQuery q) {
 
 void RegisterMatch(CLI::App& app, int* exit_code) {
   struct Args {
-    std::string text, kb, env, lang = "en", store;
+    std::string text, kb, env, lang = "en", store, color = "auto";
     bool record_hits = false, json = false, batch = false;
     std::size_t top = app::kMatchTop;
   };
@@ -58,6 +58,7 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
   cmd->add_option("TEXT", args->text, "The error message; read from stdin when absent");
   AddKbOption(cmd, &args->kb);
   AddLangOption(cmd, &args->lang);
+  AddColorOption(cmd, &args->color);
   AddEnvOption(cmd, &args->env);
   AddStoreOption(cmd, &args->store);
   cmd->add_flag("--record-hits", args->record_hits,
@@ -93,6 +94,7 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
     q.top = args->top;
     q.env = args->env;
     q.lang = ParseLang(args->lang);
+    q.style = StyleFor(args->color);
     if (args->batch) {
       *exit_code = RunBatch(*engine, std::move(q));
       return;

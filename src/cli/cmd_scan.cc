@@ -28,7 +28,7 @@ void AppendStepSummary(const std::string& markdown) {
 void RegisterScan(CLI::App& app, int* exit_code) {
   struct Args {
     std::vector<std::string> files;
-    std::string kb, env, lang = "en", store, format = "text", fail_on = "default";
+    std::string kb, env, lang = "en", store, format = "text", fail_on = "default", color = "auto";
     bool record_hits = false, json = false, all_lines = false, recursive = false, follow = false;
     std::size_t top = app::kScanTop;
     std::size_t threads = 0;
@@ -46,6 +46,7 @@ void RegisterScan(CLI::App& app, int* exit_code) {
                 "chains are then decided per batch of blocks; --json prints a line per batch");
   AddKbOption(cmd, &args->kb);
   AddLangOption(cmd, &args->lang);
+  AddColorOption(cmd, &args->color);
   AddEnvOption(cmd, &args->env);
   AddStoreOption(cmd, &args->store);
   cmd->add_flag("--record-hits", args->record_hits,
@@ -103,6 +104,7 @@ void RegisterScan(CLI::App& app, int* exit_code) {
     q.top = args->top;
     q.env = args->env;
     q.lang = ParseLang(args->lang);
+    q.style = StyleFor(args->color);
     q.all_lines = args->all_lines;
     q.threads = args->threads > 0 ? args->threads : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
     q.want_text = !json;

@@ -42,6 +42,21 @@ void AddLangOption(CLI::App* cmd, std::string* lang) {
 
 Lang ParseLang(const std::string& lang) { return lang == "zh" ? Lang::kZh : Lang::kEn; }
 
+void AddColorOption(CLI::App* cmd, std::string* color) {
+  cmd->add_option("--color", *color,
+                  "Colour the text: the root error, record ids, rates (auto: on a terminal, unless NO_COLOR is set)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
+TextStyle StyleFor(const std::string& color) {
+  if (color == "always") return {.color = true};
+  if (color == "never") return {};
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  const bool dumb = term != nullptr && std::string_view(term) == "dumb";
+  return {.color = isatty(STDOUT_FILENO) == 1 && !dumb && (no_color == nullptr || *no_color == '\0')};
+}
+
 std::shared_ptr<const Engine> OpenForQuery(const std::string& kb_path) {
   std::string path = kb_path.empty() ? DefaultKbPath() : kb_path;
   std::string notes;

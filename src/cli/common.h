@@ -34,6 +34,12 @@ void AddKbOption(CLI::App* cmd, std::string* kb_path);
 // Adds --lang en|zh.
 void AddLangOption(CLI::App* cmd, std::string* lang);
 Lang ParseLang(const std::string& lang);
+// Adds --color auto|always|never.
+void AddColorOption(CLI::App* cmd, std::string* color);
+// The style text on stdout gets: colour with "always"; with "auto", when
+// stdout is a terminal (not TERM=dumb) and NO_COLOR is unset or empty
+// (https://no-color.org: a flag given on the command line overrides it).
+TextStyle StyleFor(const std::string& color);
 
 // Opens the engine for a query ("" for the default knowledge base).
 // Documents that fail to load are left out, with one line on stderr

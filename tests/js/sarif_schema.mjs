@@ -62,6 +62,7 @@ await run(NAME, async () => {
     ['unknown blocks only', () => scan(unknownOnly)],
     ['a clean log', () => scan(clean)],
     ['standard input', () => scan('-', { input: fs.readFileSync(path.join(root, 'examples', 'nccl-timeout.log')) })],
+    ['every example log in one run (a folder)', () => scan(path.join(root, 'examples'))],
   ];
   const levels = new Set();
   for (const [label, produce] of cases) {

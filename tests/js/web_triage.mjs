@@ -172,6 +172,11 @@ async function main() {
     expect(await dead.count() >= 1, 'the card shows no dead end');
     expect(/\d+%/.test(await works.first().innerText()), 'the workaround shows no success rate as a percentage');
     expect(/\d+%/.test(await dead.first().innerText()), 'the dead end shows no fail rate as a percentage');
+    // Why a dead end fails, not only that it does: the reason of the one
+    // most likely to fail, which the card lists first.
+    const topDead = record.dead_ends.slice().sort((a, b) => b.fail_rate - a.fail_rate)[0];
+    expect((await dead.first().innerText()).includes(topDead.why_fails.trim()),
+      `the first dead end does not say why it fails (${topDead.why_fails})`);
     const cause = (await card.locator('[data-testid="root-cause"]').innerText()).trim();
     expect(cause === record.root_cause.trim(), `the card's root cause is not the record's English text: ${cause}`);
     expect(await page.locator('#xss-probe').count() === 0, 'markup from the log was rendered as HTML');
