@@ -10,6 +10,7 @@
 // "cuda"}. Prints P@1, MRR and the abstention rate, and with --misses every
 // case whose first answer is wrong.
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <set>
 
@@ -202,7 +203,10 @@ int main(int argc, char** argv) {
   std::size_t index = 0;
   // Long logs: blocks reported, and of them those on the placed error's
   // lines (the share of a report that is the real error).
-  std::size_t logs_scanned = 0, blocks_reported = 0, blocks_real = 0;
+  struct StyleCount {
+    std::size_t logs = 0, blocks = 0, real = 0;
+  };
+  std::map<std::string, StyleCount> by_style;
   std::ofstream scores_out;
   if (!scores_path.empty()) scores_out.open(scores_path);
   for (const Case& c : cases) {
@@ -213,17 +217,18 @@ int main(int argc, char** argv) {
     if (wrap.empty() && !long_logs) {
       r = (*engine)->Match(c.text, options);
     } else {
-      std::string log_text;
+      std::string log_text, style;
       kedb::eval::LongLog placed;
       if (long_logs) {
         const auto& styles = kedb::eval::LongLogStyles();
         const std::size_t lines = 4000 + index * 7919 % 12001;
-        placed = kedb::eval::MakeLongLog(c.text, styles[index % styles.size()], index, lines);
+        style = styles[index % styles.size()];
+        placed = kedb::eval::MakeLongLog(c.text, style, index, lines);
         if (!dump_dir.empty()) std::ofstream(dump_dir + "/" + c.name + ".log") << placed.text;
         log_text = std::move(placed.text);
       } else {
         const auto& styles = kedb::eval::WrapStyles();
-        const std::string& style = wrap == "all" ? styles[index % styles.size()] : wrap;
+        style = wrap == "all" ? styles[index % styles.size()] : wrap;
         log_text = kedb::eval::Wrap(c.text, style, index);
       }
       std::istringstream log(log_text);
@@ -235,10 +240,12 @@ int main(int argc, char** argv) {
       r = RootFirstAnswers(scan);
       root_silent = long_logs && (scan.blocks.empty() || scan.blocks[0].matches.empty());
       if (long_logs) {
-        ++logs_scanned;
-        blocks_reported += scan.blocks.size();
-        for (const kedb::ErrorBlock& b : scan.blocks) {
-          blocks_real += b.first_line <= placed.error_last && b.last_line >= placed.error_first;
+        for (StyleCount* count : {&by_style[style], &by_style["all styles"]}) {
+          ++count->logs;
+          count->blocks += scan.blocks.size();
+          for (const kedb::ErrorBlock& b : scan.blocks) {
+            count->real += b.first_line <= placed.error_last && b.last_line >= placed.error_first;
+          }
         }
       }
     }
@@ -301,10 +308,10 @@ int main(int argc, char** argv) {
     std::cout << fmt::format("  P@1 {:.4f}   MRR {:.4f}   no answer on {} known case(s)\n", p1 / n, mrr / n,
                              abstained_known);
     if (unknown) std::cout << fmt::format("  abstention on unknown errors {:.4f}\n", abst);
-    if (logs_scanned) {
-      std::cout << fmt::format("  blocks reported per log {:.2f}, of which on the placed error {:.1f}%\n",
-                               static_cast<double>(blocks_reported) / static_cast<double>(logs_scanned),
-                               100.0 * static_cast<double>(blocks_real) / static_cast<double>(std::max<std::size_t>(blocks_reported, 1)));
+    for (const auto& [style, count] : by_style) {
+      std::cout << fmt::format("  {}: blocks reported per log {:.2f}, of which on the placed error {:.1f}%\n", style,
+                               static_cast<double>(count.blocks) / static_cast<double>(count.logs),
+                               100.0 * static_cast<double>(count.real) / static_cast<double>(std::max<std::size_t>(count.blocks, 1)));
     }
   }
   if (misses && !miss_text.empty()) std::cout << "misses:\n" << miss_text;
