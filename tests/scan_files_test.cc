@@ -4,9 +4,13 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <iterator>
+#include <sstream>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "logs/decompress.h"
 #include "test_util.h"
 
 namespace kedb {
@@ -179,6 +183,55 @@ TEST(ScanFiles, CiFormatsCoverEveryFileInOneReport) {
   }
   EXPECT_EQ(paths.size(), 2u);
   EXPECT_EQ(fingerprints.size(), issues.size());  // the same error in two logs: two issues
+}
+
+}  // namespace
+}  // namespace kedb
+
+namespace kedb {
+namespace {
+
+// Reads `bytes` through a DecompressingBuf to its end.
+std::pair<std::string, std::string> Decompressed(const std::string& bytes) {
+  std::istringstream source(bytes);
+  logs::DecompressingBuf buf(source);
+  std::istream in(&buf);
+  std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return {out, buf.error()};
+}
+
+TEST(Decompress, PlainTextPassesThroughAndCompressedTextComesBackWhole) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "line " + std::to_string(i) + " of a log that compresses well\n";
+  EXPECT_EQ(Decompressed(text), std::make_pair(text, std::string()));
+  EXPECT_EQ(Decompressed(Gzip(text)), std::make_pair(text, std::string()));
+  EXPECT_EQ(Decompressed(Zstd(text)), std::make_pair(text, std::string()));
+  EXPECT_EQ(Decompressed(Zstd(text) + Zstd("and a second frame\n")).first, text + "and a second frame\n");
+  EXPECT_EQ(Decompressed(""), std::make_pair(std::string(), std::string()));
+}
+
+// Damaged archives of every kind end in an error or in text, never in a
+// crash or a hang: cut anywhere, or with bytes flipped anywhere.
+TEST(Decompress, DamagedDataEndsInAnErrorNeverAHang) {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += "RuntimeError: step " + std::to_string(i * 7919 % 1000) + "\n";
+  uint64_t seed = 42;
+  auto next = [&seed] { return seed = seed * 6364136223846793005ULL + 1442695040888963407ULL, seed >> 33; };
+  for (const std::string& whole : {Gzip(text), Zstd(text)}) {
+    for (int round = 0; round < 150; ++round) {
+      std::string damaged = whole;
+      if (round % 2 == 0) {
+        damaged.resize(next() % whole.size());
+      } else {
+        for (int k = 0; k < 1 + round % 4; ++k) damaged[next() % damaged.size()] ^= static_cast<char>(1 + next() % 255);
+      }
+      const auto [out, error] = Decompressed(damaged);
+      if (round % 2 == 0 && damaged.size() > 4) {
+        EXPECT_FALSE(error.empty()) << "cut at " << damaged.size();
+      }
+      EXPECT_LE(out.size(), text.size() * 2);
+    }
+  }
 }
 
 }  // namespace

@@ -141,6 +141,11 @@ bool DecompressingBuf::Decompress() {
       }
     } else if (consumed > 0 || produced > 0) {
       frame_open_ = true;
+    } else if (!ReadInput()) {
+      // No progress on what is buffered: the codec needs bytes that never came.
+      error_ = fmt::format("the {} data ends early: the file is truncated after {} compressed bytes", format_,
+                           in_offset_ + in_end_);
+      return false;
     }
     if (produced > 0) {
       setg(out_.data(), out_.data(), out_.data() + produced);
