@@ -325,8 +325,12 @@ void ShowStepsAtTheirError(const std::vector<logs::Block>& found, std::vector<Er
 // none is left out when the log shows another error: it is the context of
 // that error, not one more to read. Alone, it still says a step failed.
 void DropExitStatusLines(std::vector<ErrorBlock>* blocks) {
+  // A failed step (an exit status with the problem lines its step printed)
+  // counts as such a line too while no known error was found in it: its
+  // decisive line is then still the exit status.
   auto bare = [](const ErrorBlock& b) {
-    return (b.kind == BlockKind::kMatch || b.kind == BlockKind::kErrorLine) && logs::IsWrapperLine(b.decisive);
+    return (b.kind == BlockKind::kMatch || b.kind == BlockKind::kErrorLine || b.kind == BlockKind::kStep) &&
+           logs::IsWrapperLine(b.decisive);
   };
   // Another error: a block the segmenter found, or a known error on a line
   // that says something failed (a deprecation warning explains no failed
