@@ -13,8 +13,8 @@
 //   - CleanLines gives Clean()'s result line by line, one line per line,
 //     valid UTF-8 without carriage returns;
 //   - every trigger line is a problem line;
-//   - blocks lie within the log, decisive line inside, frames and repeats
-//     within their caps, causes pointing at other blocks.
+//   - blocks lie within the log, decisive line inside, frames, repeats and
+//     restatements within their caps, causes pointing at other blocks.
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -90,6 +90,8 @@ void CheckBlocks(const std::vector<logs::Block>& blocks, std::size_t lines) {
     FUZZ_CHECK(b.frames.size() <= logs::BlockSegmenter::kMaxFrames && b.frames.size() <= b.frame_count);
     FUZZ_CHECK(b.repeats.size() <= logs::BlockSegmenter::kMaxOccurrences && b.count >= 1 + b.repeats.size());
     for (auto [first, last] : b.repeats) FUZZ_CHECK(1 <= first && first <= last && last <= lines);
+    FUZZ_CHECK(b.restatements.size() <= logs::BlockSegmenter::kMaxOccurrences);
+    for (std::size_t line : b.restatements) FUZZ_CHECK(b.last_line < line && line <= lines);
     FUZZ_CHECK(b.caused_by == -1 || (b.caused_by >= 0 && static_cast<std::size_t>(b.caused_by) < blocks.size() &&
                                      static_cast<std::size_t>(b.caused_by) != i));
     FUZZ_CHECK(b.text_lines.size() <= logs::BlockSegmenter::kMaxTextLines);

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -90,6 +91,36 @@ TEST(CiFormat, GitlabFingerprintsAreStableAndDistinct) {
   EXPECT_EQ(issues[0]["check_name"], "cuda/cudnn-bn-epsilon-nan");
   EXPECT_EQ(issues[0]["severity"], "critical");  // the root error
   EXPECT_EQ(issues[0]["location"]["lines"]["begin"], 3018);
+}
+
+// The job log gets a section per block: the root open, the others folded,
+// each closed with the name it was opened with; the report stays JSON.
+TEST(CiFormat, GitlabJobLogGetsACollapsibleSectionPerBlock) {
+  auto r = RunKedb("scan " + TrainLog() + " --format gitlab" + Kb());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;  // the report stays whole on stdout
+  const std::regex start("\x1b\\[0Ksection_start:(\\d+):(kedb_block_\\d+)(\\[collapsed=true\\])?\r\x1b\\[0K(.*)");
+  std::istringstream lines(r.err);
+  std::vector<std::string> kept;
+  for (std::string line; std::getline(lines, line);) kept.push_back(line);
+  std::size_t opened = 0, closed = 0;
+  for (const std::string& line : kept) {
+    std::smatch m;
+    if (std::regex_match(line, m, start)) {
+      ++opened;
+      if (opened == 1) {
+        EXPECT_FALSE(m[3].matched) << "the root error is folded";
+        EXPECT_NE(m[4].str().find(":3018 cuda/cudnn-bn-epsilon-nan (root error)"), std::string::npos) << line;
+      } else {
+        EXPECT_TRUE(m[3].matched) << "a block after the root is open: " << line;
+      }
+      const std::string end = "\x1b[0Ksection_end:" + m[1].str() + ":" + m[2].str() + "\r\x1b[0K";
+      EXPECT_NE(r.err.find(end), std::string::npos) << "no end for " << m[2];
+    }
+    closed += line.find("section_end:") != std::string::npos;
+  }
+  EXPECT_EQ(opened, 2u) << r.err;
+  EXPECT_EQ(closed, opened);
 }
 
 TEST(CiFormat, JunitEscapesWhatALogHolds) {

@@ -46,7 +46,8 @@ struct Answer {
   // prints them on stderr.
   std::string notes;
   // A second rendering the query asked for beside `text` (a scan's GitHub
-  // job summary in Markdown); "" otherwise.
+  // job summary in Markdown, its GitLab collapsible sections for the job
+  // log); "" otherwise.
   std::string report;
   // kOk: inputs that could not be read (a scan of several files goes on
   // without them); a front end reports failure when there are any.
@@ -85,7 +86,8 @@ struct MatchQuery {
   bool record_hits = false;
   // Scans only: `text` in a CI system's form instead of for people
   // (render/ci_render.h), naming the log `source` in annotations; with
-  // kGithub, `report` is the job summary.
+  // kGithub, `report` is the job summary, with kGitlab the job log's
+  // collapsible sections.
   std::optional<CiFormat> ci_format;
   std::string source = "-";
   // Scans only: what makes `found` false, so that a CI step fails (exit 1):

@@ -3,6 +3,7 @@
 #include <glob.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -64,6 +65,10 @@ Answer Rendered(std::vector<ScannedLog>& logs, const std::vector<UnreadLog>& unr
                                    : RenderScanText(logs[0].result, q.lang, &observed, q.style);
   }
   if (q.ci_format == CiFormat::kGithub) a.report = RenderScanMarkdown(logs, q.lang, &observed);
+  if (q.ci_format == CiFormat::kGitlab) {
+    const auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch());
+    a.report = RenderGitlabSections(logs, q.lang, now.count(), &observed);
+  }
   if (q.fail_on != MatchQuery::FailOn::kDefault || q.ci_format) note += ScanSummaryLine(total);
   a.notes = std::move(note);
   return a;

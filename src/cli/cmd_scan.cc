@@ -54,7 +54,8 @@ void RegisterScan(CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", args->json, "Print one JSON object: {\"blocks\":[...],\"summary\":{...}}, blocks root error first");
   cmd->add_option("--format", args->format,
                   "text (for people), json (as --json), github (workflow annotations; the job summary goes to "
-                  "$GITHUB_STEP_SUMMARY when set), gitlab (a Code Quality report), sarif (SARIF 2.1.0), junit (JUnit XML)")
+                  "$GITHUB_STEP_SUMMARY when set), gitlab (a Code Quality report; the job log gets a collapsible section per "
+                  "block on stderr), sarif (SARIF 2.1.0), junit (JUnit XML)")
       ->check(CLI::IsMember({"text", "json", "github", "gitlab", "sarif", "junit"}));
   cmd->add_option("--fail-on", args->fail_on,
                   "Exit 1 when the log has: known (an error a record knows), unknown (an error block no record "
@@ -124,7 +125,10 @@ void RegisterScan(CLI::App& app, int* exit_code) {
       return;
     }
     app::Answer answer = app::ScanFiles(*engine, paths, std::cin, q);
-    if (!answer.report.empty()) AppendStepSummary(answer.report);
+    // GitHub shows the summary on the run's page; GitLab shows stderr in the
+    // job log, beside the report on stdout.
+    if (!answer.report.empty() && q.ci_format == CiFormat::kGithub) AppendStepSummary(answer.report);
+    if (!answer.report.empty() && q.ci_format == CiFormat::kGitlab) PrintError(answer.report);
     *exit_code = Emit(answer, json, what);
     if (answer.unread > 0) *exit_code = kExitError;
   });

@@ -248,6 +248,7 @@ PlacedBlocks PlaceHits(std::vector<logs::Block> found, std::vector<HitRegions::R
   for (const logs::Block& b : p.found) {
     spans.push_back({b.first_line, b.last_line, p.blocks.size()});
     for (auto [f, l] : b.repeats) spans.push_back({f, l, p.blocks.size()});
+    for (std::size_t line : b.restatements) spans.push_back({line, line, p.blocks.size()});
     p.blocks.push_back(FromSegmenter(b));
   }
   p.candidates.resize(p.blocks.size());

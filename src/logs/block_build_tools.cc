@@ -114,7 +114,7 @@ bool BlockSegmenter::RestatesPytestFailure(std::size_t line_no, std::string_view
   auto it = pytest_failures_.find(name);
   if (it == pytest_failures_.end()) return false;
   Block& shown = blocks_[static_cast<std::size_t>(it->second)];
-  if (shown.repeats.size() < kMaxOccurrences) shown.repeats.emplace_back(line_no, line_no);
+  if (shown.restatements.size() < kMaxOccurrences) shown.restatements.push_back(line_no);
   last_block_end_ = std::max(last_block_end_, line_no);
   return true;
 }

@@ -42,10 +42,11 @@ struct Block {
   std::vector<std::string> frames;  // at most kMaxFrames, cleaned
   std::size_t frame_count = 0;      // frames seen, kept or not
   std::size_t count = 1;            // occurrences in the log
-  // Line ranges of the later occurrences (at most kMaxOccurrences), and of
-  // lines that only restate it (pytest's summary line), which `count`
-  // leaves out.
+  // Line ranges of the later occurrences (at most kMaxOccurrences).
   std::vector<std::pair<std::size_t, std::size_t>> repeats;
+  // Lines that only restate it (pytest's summary line "FAILED ... -
+  // Error"), at most kMaxOccurrences: part of the error, not occurrences.
+  std::vector<std::size_t> restatements;
   // Index of the block that caused this one (a chained exception), or -1.
   long caused_by = -1;
   // The block's first lines (at most BlockSegmenter::kMaxTextLines) as
@@ -142,7 +143,7 @@ class BlockSegmenter {
   bool ContinueMaven(const LineView& line);
   // pytest's short summary restates a failure its section showed
   // ("FAILED tests/x.py::test_y - RuntimeError: ..."): the line is added
-  // to that block's occurrences (not counted) instead of opening a block.
+  // to that block's restatements instead of opening a block.
   void RememberPytestFailure(long index);
   bool RestatesPytestFailure(std::size_t line_no, std::string_view t);
 

@@ -253,6 +253,26 @@ std::string RenderScanCi(CiFormat format, std::span<const ScannedLog> logs, Lang
   return "";
 }
 
+std::string RenderGitlabSections(std::span<const ScannedLog> logs, Lang lang, long long now,
+                                 const ObservedRates* observed) {
+  std::string out;
+  std::size_t n = 0;
+  for (const auto& [file, result] : logs) {
+    for (const ErrorBlock& b : result.blocks) {
+      const Finding f = Find(b, observed);
+      // Section names may hold letters, digits, '_', '.' and '-' only.
+      const std::string name = fmt::format("kedb_block_{}", ++n);
+      const std::string header = fmt::format("kedb: {}:{} {}{}", file, b.decisive_line,
+                                             f.record ? f.record->id : "unknown error", b.root ? " (root error)" : "");
+      out += fmt::format("\x1b[0Ksection_start:{}:{}{}\r\x1b[0K{}\n", now, name, b.root ? "" : "[collapsed=true]",
+                         header);
+      out += RenderBlockText(b, lang, observed);
+      out += fmt::format("\x1b[0Ksection_end:{}:{}\r\x1b[0K\n", now, name);
+    }
+  }
+  return out;
+}
+
 std::string RenderScanMarkdown(std::span<const ScannedLog> logs, Lang lang, const ObservedRates* observed) {
   auto cell = [](std::string s) {
     for (char& c : s) {

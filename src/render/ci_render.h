@@ -28,6 +28,13 @@ enum class CiFormat { kGithub, kGitlab, kSarif, kJunit };
 std::string RenderScanCi(CiFormat format, std::span<const ScannedLog> logs, Lang lang,
                          const ObservedRates* observed = nullptr);
 
+// GitLab's collapsible sections for the job log, one per block, root first:
+// a header naming the log's line and the record, and the block's text
+// inside, folded except for the root error. `now` (Unix seconds) stamps
+// them, as GitLab's section markers require.
+std::string RenderGitlabSections(std::span<const ScannedLog> logs, Lang lang, long long now,
+                                 const ObservedRates* observed = nullptr);
+
 // The GitHub job summary: per log, a Markdown table of its blocks, root
 // first.
 std::string RenderScanMarkdown(std::span<const ScannedLog> logs, Lang lang, const ObservedRates* observed = nullptr);

@@ -100,6 +100,11 @@ void WriteMatchJson(util::JsonWriter& w, const MatchResult& result, Lang lang, c
 std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed = nullptr,
                            TextStyle style = {});
 
+// One block as RenderScanText shows it: a header line with its lines, kind
+// and root marker, its decisive line, and its matches' cards.
+std::string RenderBlockText(const ErrorBlock& block, Lang lang, const ObservedRates* observed = nullptr,
+                            TextStyle style = {});
+
 // One log of a scan over several: the name it was given by and its result.
 struct ScannedLog {
   std::string file;

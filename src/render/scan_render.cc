@@ -95,6 +95,10 @@ std::string SummaryText(const ScanSummary& s) {
 
 }  // namespace
 
+std::string RenderBlockText(const ErrorBlock& block, Lang lang, const ObservedRates* observed, TextStyle style) {
+  return BlockText(block, lang, observed, style);
+}
+
 std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed, TextStyle style) {
   std::string out;
   for (const auto& b : result.blocks) out += BlockText(b, lang, observed, style);
