@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "mine/environment.h"
 #include "serve/engine_slot.h"
 #include "serve/mcp.h"
 #include "serve/json_schema.h"
@@ -91,6 +92,17 @@ TEST(FuzzRegression, BinaryReaderReadsAnEmptyU32Array) {
   ASSERT_TRUE(r.U32s(&v));
   EXPECT_TRUE(v.empty());
   EXPECT_TRUE(r.done());
+}
+
+// mine_thread: a post with a line of dashes alone ("-----", as people rule
+// off an environment dump) made SectionName cut at npos and throw
+// out_of_range, which ended `kedb mine`.
+TEST(FuzzRegression, ALineOfDashesInAPostIsNoSectionHeader) {
+  std::vector<mine::EnvFact> facts;
+  EXPECT_NO_THROW(facts = mine::FindEnvironment("----\n-------\nPyTorch version: 2.2.1\n----\n", 0));
+  bool torch = false;
+  for (const auto& f : facts) torch |= f.value == "2.2.1";
+  EXPECT_TRUE(torch);
 }
 
 }  // namespace

@@ -117,6 +117,8 @@ void AddProgramFacts(ProgramDoc* doc) {
                      "at least 16 characters."},
       {"GITHUB_STEP_SUMMARY", "File that kedb scan --format github appends its job summary to (set by GitHub "
                               "Actions)."},
+      {"NO_COLOR", "When set and not empty, match and scan print no colour on a terminal (--color always "
+                   "overrides it); TERM=dumb does the same."},
       {"XDG_CACHE_HOME", "Where caches go when they cannot be written beside the knowledge base "
                          "(default ~/.cache)."},
       {"XDG_DATA_HOME", "Where the default outcome store is kept (default ~/.local/share)."}};

@@ -105,7 +105,9 @@ const std::vector<CompiledRule>& Compiled() {
 // "----------MXNet Info-----------": "mxnet".
 std::string SectionName(std::string_view t) {
   if (!t.starts_with("---") || !t.ends_with("---")) return "";
-  std::string_view inner = util::Trim(t.substr(t.find_first_not_of('-')));
+  const std::size_t name = t.find_first_not_of('-');
+  if (name == std::string_view::npos) return "";  // a rule of dashes names nothing
+  std::string_view inner = util::Trim(t.substr(name));
   inner = inner.substr(0, inner.find('-'));
   inner = util::Trim(inner);
   if (!inner.ends_with(" Info")) return "";

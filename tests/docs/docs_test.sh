@@ -130,7 +130,7 @@ test_man() {
   for c in $commands; do
     grep -qx ".SS \"kedb $c\"" "$page" || fail "kedb.1 does not document kedb $c"
   done
-  for v in KEDB_KB KEDB_STORE KEDB_TOKEN GITHUB_STEP_SUMMARY; do grep -q "$v" "$work/page.txt" || fail "kedb.1 does not name $v"; done
+  for v in KEDB_KB KEDB_STORE KEDB_TOKEN GITHUB_STEP_SUMMARY NO_COLOR; do grep -q "$v" "$work/page.txt" || fail "kedb.1 does not name $v"; done
   # Options and examples read as typed (ASCII hyphens), choices listed.
   grep -q -- '--format FORMAT' "$work/page.txt" || fail "the page does not show --format FORMAT"
   # (Help texts wrap at the page's width: compared with lines joined.)
