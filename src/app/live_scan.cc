@@ -1,23 +1,14 @@
 #include "app/live_scan.h"
 
 #include <algorithm>
-#include <streambuf>
 
 #include "app/outcomes.h"
 #include "app/scan_files.h"
 #include "render/render.h"
+#include "util/view_streambuf.h"
 
 namespace kedb::app {
 namespace {
-
-// An istream over text already in memory, without copying it.
-class ViewBuf : public std::streambuf {
- public:
-  explicit ViewBuf(std::string_view text) {
-    char* p = const_cast<char*>(text.data());  // read-only: nothing writes through the get area
-    setg(p, p, p + text.size());
-  }
-};
 
 // What makes two answered blocks the same error: kind, best record, and
 // the decisive line with its numbers masked (a step, a pid, a time).
@@ -82,7 +73,7 @@ Answer LiveScan::Flush(bool quiet) {
 
   ScanOptions options;
   if (Status st = ScanOptionsOf(q_, &options); !st.ok()) return Answer::Error(Answer::Kind::kInvalid, st.message());
-  ViewBuf buf(window_);
+  util::ViewStreambuf buf(window_);
   std::istream in(&buf);
   ScanResult window;
   if (Status st = engine_.Scan(in, options, &window); !st.ok()) {

@@ -1,7 +1,6 @@
 #include "app/queries.h"
 
 #include <algorithm>
-#include <streambuf>
 
 #include <fmt/format.h>
 
@@ -9,18 +8,10 @@
 #include "kb/stats.h"
 #include "kedb/graph.h"
 #include "logs/cluster.h"
+#include "util/view_streambuf.h"
 
 namespace kedb::app {
 namespace {
-
-// An istream over text already in memory, without copying it.
-class ViewBuf : public std::streambuf {
- public:
-  explicit ViewBuf(std::string_view text) {
-    char* p = const_cast<char*>(text.data());  // read-only: nothing writes through the get area
-    setg(p, p, p + text.size());
-  }
-};
 
 Answer Ok(std::string json, std::string text, bool found = true) {
   Answer a;
@@ -31,13 +22,10 @@ Answer Ok(std::string json, std::string text, bool found = true) {
 }
 
 bool Options(const MatchQuery& q, MatchOptions* options, Answer* error) {
-  options->top = q.top;
-  auto env = ParseEnv(q.env);
-  if (!env.ok()) {
-    *error = Answer::Error(Answer::Kind::kInvalid, env.status().message());
+  if (Status st = MatchOptionsOf(q, options); !st.ok()) {
+    *error = Answer::Error(Answer::Kind::kInvalid, st.message());
     return false;
   }
-  options->env = std::move(*env);
   return true;
 }
 
@@ -52,6 +40,14 @@ std::string NotFoundMessage(const Engine& engine, const std::string& id) {
     msg += "?";
   }
   return msg;
+}
+
+Status MatchOptionsOf(const MatchQuery& q, MatchOptions* options) {
+  options->top = q.top;
+  auto env = ParseEnv(q.env);
+  if (!env.ok()) return env.status();
+  options->env = std::move(*env);
+  return Status::Ok();
 }
 
 Answer Answer::Error(Kind kind, std::string message) {
@@ -87,7 +83,7 @@ Answer MatchText(const Engine& engine, const MatchQuery& q) {
 }
 
 Answer ScanLog(const Engine& engine, const MatchQuery& q) {
-  ViewBuf buf(q.text);
+  util::ViewStreambuf buf(q.text);
   std::istream in(&buf);
   return ScanLog(engine, in, q);
 }

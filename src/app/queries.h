@@ -105,6 +105,10 @@ struct SearchQuery {
   Lang lang = Lang::kEn;
 };
 
+// The match options a query asks for (top, env); fails when env does not
+// parse.
+Status MatchOptionsOf(const MatchQuery& q, MatchOptions* options);
+
 // The match or scan options a query asks for; kInvalid when env is bad.
 Answer MatchText(const Engine& engine, const MatchQuery& q);
 Answer ScanLog(const Engine& engine, const MatchQuery& q);

@@ -147,11 +147,7 @@ bool ScanPasses(const ScanSummary& s, MatchQuery::FailOn fail_on) {
 Status ScanOptionsOf(const MatchQuery& q, ScanOptions* options) {
   options->all_lines = q.all_lines;
   options->threads = q.threads;
-  options->match.top = q.top;
-  auto env = ParseEnv(q.env);
-  if (!env.ok()) return env.status();
-  options->match.env = std::move(*env);
-  return Status::Ok();
+  return MatchOptionsOf(q, &options->match);
 }
 
 Status OpenLog(const std::string& path, std::ifstream* file) {

@@ -113,14 +113,16 @@ void DecompressingBuf::Sniff() {
   }
 }
 
+std::string DecompressingBuf::TruncatedMessage() const {
+  return fmt::format("the {} data ends early: the file is truncated after {} compressed bytes", format_,
+                     in_offset_ + in_end_);
+}
+
 bool DecompressingBuf::Decompress() {
   out_.resize(kOutputBytes);
   while (error_.empty()) {
     if (in_pos_ == in_end_ && !ReadInput()) {
-      if (frame_open_ && error_.empty()) {
-        error_ = fmt::format("the {} data ends early: the file is truncated after {} compressed bytes", format_,
-                             in_offset_ + in_end_);
-      }
+      if (frame_open_ && error_.empty()) error_ = TruncatedMessage();
       return false;
     }
     std::size_t consumed = 0, produced = 0;
@@ -143,8 +145,7 @@ bool DecompressingBuf::Decompress() {
       frame_open_ = true;
     } else if (!ReadInput()) {
       // No progress on what is buffered: the codec needs bytes that never came.
-      error_ = fmt::format("the {} data ends early: the file is truncated after {} compressed bytes", format_,
-                           in_offset_ + in_end_);
+      error_ = TruncatedMessage();
       return false;
     }
     if (produced > 0) {

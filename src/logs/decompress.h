@@ -56,6 +56,8 @@ class DecompressingBuf : public std::streambuf {
   bool ReadInput();
   // After a frame's end: whether another frame of the same format starts.
   bool NextFrameFollows();
+  // error() for a stream that stops inside a frame.
+  std::string TruncatedMessage() const;
 
   std::istream& source_;
   bool sniffed_ = false;

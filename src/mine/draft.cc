@@ -10,6 +10,7 @@
 #include "mine/draft_file.h"
 #include "mine/guesses.h"
 #include "util/strings.h"
+#include "util/utf8.h"
 
 namespace kedb::mine {
 namespace {
@@ -38,10 +39,7 @@ std::string LiteralPattern(std::string_view text) {
 
 std::string Shortened(std::string_view s, std::size_t max) {
   s = util::Trim(s);
-  if (s.size() <= max) return std::string(s);
-  std::size_t cut = max;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return std::string(s.substr(0, cut));
+  return std::string(s.substr(0, util::Utf8Cut(s, max)));
 }
 
 std::string PostSource(const Thread& thread, std::size_t post) {

@@ -24,7 +24,9 @@ std::string_view KindName(BlockKind kind, Lang lang) {
   return (lang == Lang::kZh ? kNamesZh : kNames)[static_cast<std::size_t>(kind)];
 }
 
-std::string BlockText(const ErrorBlock& b, Lang lang, const ObservedRates* observed, TextStyle style) {
+}  // namespace
+
+std::string RenderBlockText(const ErrorBlock& b, Lang lang, const ObservedRates* observed, TextStyle style) {
   const bool zh = lang == Lang::kZh;
   std::string where = b.first_line == b.last_line ? fmt::format("{} {}", zh ? "行" : "line", b.first_line)
                                                   : fmt::format("{} {}-{}", zh ? "行" : "lines", b.first_line, b.last_line);
@@ -39,6 +41,8 @@ std::string BlockText(const ErrorBlock& b, Lang lang, const ObservedRates* obser
   for (std::size_t i = 0; i < b.matches.size(); ++i) out += MatchCardText(b.matches[i], i + 1, lang, observed, style);
   return out + "\n";
 }
+
+namespace {
 
 void WriteBlock(util::JsonWriter& w, const ErrorBlock& b, Lang lang, const ObservedRates* observed) {
   w.BeginObject();
@@ -95,13 +99,9 @@ std::string SummaryText(const ScanSummary& s) {
 
 }  // namespace
 
-std::string RenderBlockText(const ErrorBlock& block, Lang lang, const ObservedRates* observed, TextStyle style) {
-  return BlockText(block, lang, observed, style);
-}
-
 std::string RenderScanText(const ScanResult& result, Lang lang, const ObservedRates* observed, TextStyle style) {
   std::string out;
-  for (const auto& b : result.blocks) out += BlockText(b, lang, observed, style);
+  for (const auto& b : result.blocks) out += RenderBlockText(b, lang, observed, style);
   return out + SummaryText(result.summary);
 }
 
@@ -163,7 +163,7 @@ std::string RenderScansJson(std::span<const ScannedLog> logs, std::span<const Un
 std::string RenderLiveText(const ScanResult& fresh, std::span<const RepeatedBlock> repeats, Lang lang,
                            const ObservedRates* observed, TextStyle style) {
   std::string out;
-  for (const auto& b : fresh.blocks) out += BlockText(b, lang, observed, style);
+  for (const auto& b : fresh.blocks) out += RenderBlockText(b, lang, observed, style);
   const bool zh = lang == Lang::kZh;
   for (const RepeatedBlock& r : repeats) {
     out += fmt::format("── {} {} · {} {} ──\n   {}\n\n", zh ? "行" : "line", r.first_line, zh ? "再次出现" : "again",

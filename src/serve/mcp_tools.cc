@@ -8,6 +8,7 @@
 #include "serve/assets.h"
 #include "serve/outcome_request.h"
 #include "util/json_writer.h"
+#include "util/utf8.h"
 
 namespace kedb::serve {
 // The questions themselves are the query layer's; this file maps wire
@@ -190,11 +191,7 @@ Lang LangOf(const Json& args) { return args.value("lang", "en") == "zh" ? Lang::
 // words, and start a record when the error is new.
 std::string NextStepsOnAMiss(const std::string& message) {
   std::string line = message.substr(0, message.find('\n'));
-  if (line.size() > 120) {
-    std::size_t cut = 120;
-    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // no half character
-    line.resize(cut);
-  }
+  line.resize(util::Utf8Cut(line, 120));
   std::string quoted;  // safe inside '...' in a shell
   for (char c : line) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return fmt::format(

@@ -57,13 +57,20 @@ inline std::size_t DecodeUtf8(std::string_view s, std::size_t i, char32_t* c) {
   return n;
 }
 
+// The longest prefix of `s` of at most `max_bytes` bytes that ends on a
+// character boundary: its length.
+inline std::size_t Utf8Cut(std::string_view s, std::size_t max_bytes) {
+  if (s.size() <= max_bytes) return s.size();
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // no half character
+  return cut;
+}
+
 // `s` cut to at most `max_bytes` bytes on a character boundary, with "…"
 // after it when something was cut: a reader sees that there is more.
 inline std::string Shortened(std::string_view s, std::size_t max_bytes) {
   if (s.size() <= max_bytes) return std::string(s);
-  std::size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // no half character
-  return std::string(s.substr(0, cut)) + "…";
+  return std::string(s.substr(0, Utf8Cut(s, max_bytes))) + "…";
 }
 
 }  // namespace kedb::util
