@@ -29,7 +29,7 @@ TEST(CleanLogs, ALoosePatternIsFlaggedAndATightOneIsNot) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("kedb-ci-passed.log:82: 100% tests passed, 0 tests failed out of 274"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("t/tight"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("warning[fires-on-clean-log] t/tight"), std::string::npos) << r.out;
   EXPECT_EQ(RunKedb("lint --strict " + kb).exit_code, 2);
   auto j = nlohmann::json::parse(RunKedb("lint --json " + kb).out);
   EXPECT_EQ(j["clean_logs"]["logs"], 1);

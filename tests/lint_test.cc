@@ -34,6 +34,10 @@ TEST(Lint, SeedsHaveExactlyTheirKnownProblems) {
       {"untranslated-zh", 6},  // workarounds_zh repeat the English
       {"stale", 3},            // last confirmed 2024-06-01
       {"shadowing", 1},        // CUDNN_STATUS_BAD_PARAM fires on seed 000's signature
+      // Records written before the evidence rules: sources and Chinese class
+      // names are being added record by record.
+      {"no-sources", 34},
+      {"zh-class-name", 28},
   };
   EXPECT_EQ(Counts(report), expected);
   for (const auto& d : report.diagnostics) {
@@ -87,6 +91,81 @@ TEST(Lint, RulesFireOnWhatTheyDescribe) {
   // t/a's "out of memory" branch matches t/d's signature, and they are not linked.
   EXPECT_EQ(counts["shadowing"], 1);
   EXPECT_EQ(report.errors(), 2u);
+}
+
+// The evidence rules: where a record's knowledge comes from, whether its
+// signature and aliases were really seen, whether its regex agrees with the
+// texts it lists, and whether the Chinese keeps the names a reader searches.
+TEST(Lint, EvidenceRulesFireOnWhatTheyDescribe) {
+  const std::string url = "https://github.com/o/r/issues/1";
+  std::vector<Record> records;
+  // Nothing says where it comes from.
+  records.push_back(testing::MakeRecord("t/bare", "FooError: the frob failed", "frob failed"));
+  // Backed, and clean: the signature is inside an occurrence (line breaks
+  // and runs of blanks aside), the alias in another.
+  Record ok = testing::MakeRecord("t/ok", "FooError: the frob failed", "frob (?:failed|broke)");
+  ok.aliases = {"frob broke"};
+  ok.sources = {url};
+  ok.occurrences = {{"Traceback (most recent call last):\nFooError:  the\nfrob failed", url, "", ""},
+                    {"E: frob broke twice", url, "", ""}};
+  ok.counterexamples = {{"the frob passed", url, "t/other", ""}};
+  ok.signature_zh = "FooError：frob 失败";
+  records.push_back(ok);
+  // The regex misses an occurrence and matches a counterexample; an alias
+  // and the signature are nowhere in the occurrences.
+  Record bad = testing::MakeRecord("t/bad", "BarError: widget stuck", "widget");
+  bad.aliases = {"widget jammed"};
+  bad.occurrences = {{"gadget stuck", url, "", ""}};
+  bad.counterexamples = {{"widget fine", url, "", ""}};
+  records.push_back(bad);
+  // Anchors hold at each line's ends, as they do when a log is matched.
+  Record anchored = testing::MakeRecord("t/anchored", "E: gadget jammed", "^E: gadget jammed$");
+  anchored.sources = {url};
+  anchored.occurrences = {{"log start\nE: gadget jammed\r\nlog end", url, "", ""}};
+  anchored.counterexamples = {{"E: gadget\njammed", url, "", ""}};
+  records.push_back(anchored);
+  // Says it was checked against sources, but its fixes name none.
+  Record claim = testing::MakeRecord("t/claim", "BazError: gizmo lost", "gizmo lost");
+  claim.verification_tier = "source_verified";
+  claim.occurrences = {{"BazError: gizmo lost", url, "", ""}};
+  claim.workarounds.resize(1);
+  claim.workarounds[0].action = "find it";
+  claim.dead_ends.resize(1);
+  claim.dead_ends[0].action = "wait";
+  claim.dead_ends[0].why_fails = "it stays lost";
+  records.push_back(claim);
+  // Translates the class name and the status name.
+  Record zh = testing::MakeRecord("t/zh", "ImportError: CUDNN_STATUS_BAD_PARAM in torch.nn.BatchNorm2d",
+                                  "CUDNN_STATUS_BAD_PARAM");
+  zh.sources = {url};
+  zh.signature_zh = "导入错误：批归一化参数错误";
+  zh.root_cause = "An ImportError hides the real failure.";
+  zh.root_cause_zh = "ImportError 掩盖了真正的失败。";  // kept: no finding
+  records.push_back(zh);
+
+  KnowledgeBase kb = KnowledgeBase::FromRecords(std::move(records));
+  LintReport report = Lint(kb, LoadReport{}, FixedDay());
+  std::map<std::string, std::vector<std::string>> by_record;
+  for (const auto& d : report.diagnostics) {
+    if (d.rule == "scan-reach" || d.rule == "shadowing") continue;
+    by_record[d.record_id].push_back(d.rule + " " + d.field);
+  }
+  using V = std::vector<std::string>;
+  EXPECT_EQ(by_record["t/bare"], V{"no-sources sources"});
+  EXPECT_EQ(by_record["t/ok"], V{});
+  EXPECT_EQ(by_record["t/anchored"], V{});
+  EXPECT_EQ(by_record["t/bad"], (V{"occurrence-miss occurrences[0]",
+                                   "counterexample-hit counterexamples[0]", "unattested signature",
+                                   "unattested aliases[0]"}));
+  EXPECT_EQ(by_record["t/claim"], (V{"unsourced-claim sources", "unsourced-claim workarounds[0].sources",
+                                     "unsourced-claim dead_ends[0].sources"}));
+  ASSERT_EQ(by_record["t/zh"].size(), 1u);
+  EXPECT_EQ(by_record["t/zh"][0], "zh-class-name signature_zh");
+  for (const auto& d : report.diagnostics) {
+    if (d.rule == "zh-class-name") {
+      EXPECT_NE(d.message.find("ImportError, CUDNN_STATUS_BAD_PARAM"), std::string::npos) << d.message;
+    }
+  }
 }
 
 }  // namespace

@@ -302,6 +302,12 @@ TEST(MineDraft, GitHubExportGivesALintCleanDraft) {
   ASSERT_FALSE(x["related_records"].empty());
   EXPECT_EQ(x["related_records"][0]["id"], "pytorch/cuda-out-of-memory");
   EXPECT_GT(d["confidence"].get<double>(), 0.4);
+  // Evidence a curator can check: the thread, and the error line as posted,
+  // which holds the signature.
+  EXPECT_EQ(d["sources"], json::array({"https://github.com/o/r/issues/7"}));
+  ASSERT_EQ(d["occurrences"].size(), 1u);
+  EXPECT_EQ(d["occurrences"][0]["source"], "https://github.com/o/r/issues/7");
+  EXPECT_NE(d["occurrences"][0]["text"].get<std::string>().find(d["signature"].get<std::string>()), std::string::npos);
 
   TempDir dir;
   testing::WriteFile(dir.path() / "draft.json", a.json);
@@ -310,6 +316,8 @@ TEST(MineDraft, GitHubExportGivesALintCleanDraft) {
   EXPECT_NE(lint.out.find("0 error(s)"), std::string::npos) << lint.out;
   EXPECT_NE(lint.out.find("unobserved-rate"), std::string::npos) << lint.out;
   EXPECT_NE(lint.out.find("untranslated-zh"), std::string::npos) << lint.out;
+  EXPECT_EQ(lint.out.find("no-sources"), std::string::npos) << lint.out;
+  EXPECT_EQ(lint.out.find("unattested"), std::string::npos) << lint.out;
 }
 
 // Seed 003, the thread the bundled mxnet/batchnorm-running-var-gpu record

@@ -118,6 +118,36 @@ TEST(Record, UnknownFieldsKeepTheirOrder) {
   EXPECT_EQ(report.warnings(), 2u);
 }
 
+// The evidence fields are typed like the rest: each problem names its field,
+// and a record with one is refused while the others still load.
+TEST(Record, EvidenceFieldsAreChecked) {
+  const std::string text = R"({"id": "t/evidence", "signature": "boom", "regex": "boom", "domain": "t",
+    "sources": ["https://example.invalid/a", "see the wiki"],
+    "occurrences": [{"text": "boom", "source": "https://example.invalid/a"}, {"text": "boom"},
+                    {"text": "", "source": "ftp://example.invalid/b", "belongs_to": "t/x"}],
+    "counterexamples": [{"text": "bang", "source": "https://example.invalid/c", "belongs_to": "t/bang"}, "bang"],
+    "verification_note": 7})";
+  Json doc;
+  ASSERT_TRUE(ParseJson(text, JsonLimits{}, &doc).ok());
+  Record r;
+  std::vector<FieldIssue> issues;
+  EXPECT_FALSE(RecordFromJson(doc, &r, &issues));
+  std::vector<std::string> found;
+  for (const FieldIssue& i : issues) found.push_back(FormatPath(i.path) + ": " + i.message);
+  EXPECT_EQ(found, (std::vector<std::string>{
+                       "sources[1]: \"see the wiki\" is not an http(s) URL",
+                       "occurrences[1].source: required field is missing",
+                       "occurrences[2].text: must not be empty",
+                       "occurrences[2].source: \"ftp://example.invalid/b\" is not an http(s) URL",
+                       "occurrences[2].belongs_to: unknown field (prefix extensions with x_ to keep them without a "
+                       "warning)",
+                       "counterexamples[1]: expected an object, found a string",
+                       "verification_note: expected a string or null, found an integer",
+                   }));
+  ASSERT_EQ(r.counterexamples.size(), 2u);
+  EXPECT_EQ(r.counterexamples[0].belongs_to, "t/bang");
+}
+
 // --- writing records built in code ------------------------------------------
 
 // Reads `text` the way the loader reads a native file (ParseJson, then
@@ -217,6 +247,10 @@ void ExpectSameFields(const Record& a, const Record& b) {
   EXPECT_EQ(a.tags, b.tags);
   EXPECT_EQ(a.locale, b.locale);
   EXPECT_EQ(a.aliases, b.aliases);
+  EXPECT_EQ(a.verification_note, b.verification_note);
+  EXPECT_EQ(a.sources, b.sources);
+  EXPECT_EQ(a.occurrences, b.occurrences);
+  EXPECT_EQ(a.counterexamples, b.counterexamples);
   EXPECT_EQ(a.attribution, b.attribution);
   // The whole record too (Record::operator== is defaulted), so that a member
   // added later and missed by the writer and by the lines above still fails.
@@ -277,6 +311,10 @@ Record FullRecord() {
   r.tags = {"gpu", "memory"};
   r.locale = "zh";
   r.aliases = {"t/old-name"};
+  r.verification_note = "Checked against the widget's manual.";
+  r.sources = {"https://example.invalid/issues/1"};
+  r.occurrences = {{"FooError: the widget \"w\" broke\n  at pool.c:12", "https://example.invalid/issues/1", "", "as pasted"}};
+  r.counterexamples = {{"FooError: the gadget broke", "https://example.invalid/issues/2", "t/lookalike", ""}};
   // The only attribution the native format can carry (see record_write.cc).
   r.attribution = "deadends.dev (CC BY 4.0)";
   return r;
@@ -301,9 +339,10 @@ TEST(RecordWrite, EveryFieldRoundTrips) {
                                       "subcategory", "root_cause", "root_cause_type", "root_cause_zh", "versions",
                                       "os_specific", "dead_ends", "workarounds", "workarounds_zh",
                                       "transition_graph", "official_doc_url", "official_doc_section", "error_code",
-                                      "verification_tier", "confidence", "fix_success_rate", "resolvable",
-                                      "first_seen", "last_confirmed", "last_updated", "evidence_count", "tags",
-                                      "locale", "aliases", "x_deadends"}));
+                                      "verification_tier", "verification_note", "confidence", "fix_success_rate",
+                                      "resolvable", "first_seen", "last_confirmed", "last_updated", "evidence_count",
+                                      "tags", "locale", "aliases", "sources", "occurrences", "counterexamples",
+                                      "x_deadends"}));
   EXPECT_NE(text.find("部件池"), std::string::npos) << "non-ASCII text is written as is, not \\u-escaped";
   EXPECT_EQ(FormatRecordFile(original), text) << "the same record always gives the same bytes";
 }

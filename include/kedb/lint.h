@@ -9,6 +9,15 @@
 // Warnings (fail only under --strict):
 //   unknown-field               a field the model does not know (typo?); x_* is exempt
 //   regex-self-miss             the regex misses the record's own signature or an alias
+//   occurrence-miss             the regex misses one of the record's listed real occurrences
+//   counterexample-hit          the regex matches a listed text of another error
+//   no-sources                  the record names no source anywhere (record, occurrences,
+//                               workarounds, dead ends)
+//   unattested                  no occurrence holds the signature or an alias (checked when the
+//                               record lists occurrences or says it is source_verified)
+//   unsourced-claim             a source_verified record, workaround or dead end without sources
+//   zh-class-name               a class or status name of the English text (ImportError,
+//                               CUDNN_STATUS_BAD_PARAM) is missing from the Chinese text
 //   scan-reach                  `kedb scan` would miss the signature: its line has no problem
 //                               word and the regex is reached only through broad literals
 //   shadowing                   the regex matches another record's signature and the two

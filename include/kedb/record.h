@@ -78,6 +78,19 @@ struct Edge {
   bool operator==(const Edge&) const = default;
 };
 
+// A real text of an error as a program printed it, and the public address
+// where it was seen (an issue thread, a line of source code, a docs page).
+// A record's `occurrences` back its signature and aliases; its
+// `counterexamples` are texts of other errors its regex must not match.
+struct Occurrence {
+  std::string text;        // whole lines, as printed
+  std::string source;      // an http(s) address
+  std::string belongs_to;  // counterexamples: the record the text is instead (optional)
+  std::string note;        // optional
+
+  bool operator==(const Occurrence&) const = default;
+};
+
 struct TransitionGraph {
   std::vector<Edge> leads_to;
   std::vector<Edge> preceded_by;
@@ -111,7 +124,8 @@ struct Record {
   TransitionGraph transition_graph;
   std::string official_doc_url, official_doc_section;
   std::string error_code;
-  std::string verification_tier;
+  std::string verification_tier;   // "ai_generated", "source_verified", ...
+  std::string verification_note;   // what was checked against sources, or why it could not be
   std::optional<double> confidence;        // in [0,1]
   std::optional<double> fix_success_rate;  // in [0,1]
   Resolvable resolvable = Resolvable::kUnknown;
@@ -120,6 +134,9 @@ struct Record {
   std::vector<std::string> tags;
   std::string locale;
   std::vector<std::string> aliases;
+  std::vector<std::string> sources;          // http(s) addresses the record's facts come from
+  std::vector<Occurrence> occurrences;       // real texts of this error
+  std::vector<Occurrence> counterexamples;   // real texts of other errors the regex must not match
 
   std::string attribution;  // who to credit when showing it ("deadends.dev (CC BY 4.0)"), or ""
 

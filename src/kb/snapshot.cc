@@ -23,7 +23,7 @@ namespace {
 
 // Bump whenever Record, Diagnostic or LoadReport (or how they are written
 // here) change.
-constexpr uint64_t kSnapshotFormat = 1;
+constexpr uint64_t kSnapshotFormat = 2;  // 2: sources, occurrences, verification_note
 constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '1'};
 
 using util::BinaryReader;
@@ -66,11 +66,16 @@ void PutEdges(BinaryWriter* w, const std::vector<Edge>& edges) {
   }
 }
 
+void PutOccurrences(BinaryWriter* w, const std::vector<Occurrence>& v) {
+  w->U64(v.size());
+  for (const auto& o : v) w->Bytes(o.text), w->Bytes(o.source), w->Bytes(o.belongs_to), w->Bytes(o.note);
+}
+
 void PutRecord(BinaryWriter* w, const Record& r) {
   for (const std::string* s : {&r.id, &r.signature, &r.signature_zh, &r.regex, &r.domain, &r.category,
                                &r.subcategory, &r.root_cause, &r.root_cause_type, &r.root_cause_zh,
                                &r.official_doc_url, &r.official_doc_section, &r.error_code, &r.verification_tier,
-                               &r.locale, &r.attribution, &r.json, &r.origin.file}) {
+                               &r.verification_note, &r.locale, &r.attribution, &r.json, &r.origin.file}) {
     w->Bytes(*s);
   }
   w->U64(r.versions.size());
@@ -104,6 +109,9 @@ void PutRecord(BinaryWriter* w, const Record& r) {
   w->U64(static_cast<uint64_t>(r.evidence_count));
   PutStrings(w, r.tags);
   PutStrings(w, r.aliases);
+  PutStrings(w, r.sources);
+  PutOccurrences(w, r.occurrences);
+  PutOccurrences(w, r.counterexamples);
   w->U64(static_cast<uint64_t>(r.origin.format));
   w->U64(static_cast<uint64_t>(r.origin.offset));
   w->U64(static_cast<uint64_t>(r.origin.line));
@@ -158,11 +166,15 @@ class RecordReader {
       Str(&e.condition), Str(&e.distinction), Str(&e.typical_delay);
     }
   }
+  void Occurrences(std::vector<Occurrence>* v) {
+    v->resize(Count());
+    for (Occurrence& o : *v) Str(&o.text), Str(&o.source), Str(&o.belongs_to), Str(&o.note);
+  }
   void Record(kedb::Record* r) {
     for (std::string* s : {&r->id, &r->signature, &r->signature_zh, &r->regex, &r->domain, &r->category,
                            &r->subcategory, &r->root_cause, &r->root_cause_type, &r->root_cause_zh,
                            &r->official_doc_url, &r->official_doc_section, &r->error_code, &r->verification_tier,
-                           &r->locale, &r->attribution, &r->json, &r->origin.file}) {
+                           &r->verification_note, &r->locale, &r->attribution, &r->json, &r->origin.file}) {
       Str(s);
     }
     r->versions.resize(Count());
@@ -202,6 +214,9 @@ class RecordReader {
     r->evidence_count = static_cast<int64_t>(Int());
     Strings(&r->tags);
     Strings(&r->aliases);
+    Strings(&r->sources);
+    Occurrences(&r->occurrences);
+    Occurrences(&r->counterexamples);
     uint64_t format = Int();
     ok_ = ok_ && format <= static_cast<uint64_t>(Origin::Format::kDeadends);
     r->origin.format = static_cast<Origin::Format>(format);

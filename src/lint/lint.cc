@@ -111,6 +111,7 @@ void LintContent(const Record& r, const LintOptions& options, std::vector<Diagno
     }
   }
   LintRates(r, out);
+  LintEvidence(r, out);
   if (r.verification_tier == "mined") LintMinedDraft(r, out);
   if (r.first_seen && r.last_confirmed && *r.first_seen > *r.last_confirmed) {
     Warn(r, {std::string("first_seen")}, "date-order",

@@ -1,6 +1,6 @@
 // The regex rules of lint: every pattern is parsed as Python `re`, compiled
-// once with PCRE2, and then tried against its own signature and aliases and
-// against every other record's signature.
+// once with PCRE2, and then tried against its own signature, aliases and
+// occurrences, its counterexamples, and every other record's signature.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -105,6 +105,40 @@ void LintSelfMatch(const Compiled& c, std::vector<Diagnostic>* out) {
   }
 }
 
+// Whether some line of `text` matches: matching tries a pattern on one line
+// at a time, so `^` and `$` hold at each line's ends and nothing spans two.
+bool AnyLineMatches(const Pcre2Regex& regex, std::string_view text) {
+  while (!text.empty()) {
+    std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (regex.Search(line)) return true;
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return false;
+}
+
+// The record's real occurrences must match, and the texts of other errors
+// it lists as counterexamples must not.
+void LintOccurrences(const Compiled& c, std::vector<Diagnostic>* out) {
+  const Record& r = *c.record;
+  for (std::size_t i = 0; i < r.occurrences.size(); ++i) {
+    if (!AnyLineMatches(c.regex, r.occurrences[i].text)) {
+      out->push_back(DiagnosticAt(r.origin, {std::string("occurrences"), i}, Severity::kWarning, "occurrence-miss",
+                                  r.id, fmt::format("the regex misses occurrences[{}] ({})", i, r.occurrences[i].source)));
+    }
+  }
+  for (std::size_t i = 0; i < r.counterexamples.size(); ++i) {
+    if (AnyLineMatches(c.regex, r.counterexamples[i].text)) {
+      out->push_back(DiagnosticAt(r.origin, {std::string("counterexamples"), i}, Severity::kWarning,
+                                  "counterexample-hit", r.id,
+                                  fmt::format("the regex matches counterexamples[{}], another error ({})", i,
+                                              r.counterexamples[i].source)));
+    }
+  }
+}
+
 // A log scan tries a pattern reached only through broad literals on lines
 // that read as a problem (PatternSet::Scan). A record whose own signature
 // is not such a line is found by `match` but missed by `scan`.
@@ -158,6 +192,7 @@ void LintRegexes(const KnowledgeBase& kb, const LintOptions& options, std::vecto
   for (const Compiled& c : compiled) {
     LintShape(c, out);
     LintSelfMatch(c, out);
+    LintOccurrences(c, out);
     LintScanReach(c, out);
   }
   if (options.check_shadowing) LintShadowing(compiled, kb, out);

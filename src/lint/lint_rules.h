@@ -9,7 +9,7 @@
 
 namespace kedb {
 
-// regex-compile, regex-self-miss, scan-reach, shadowing, short-alternative, nested-quantifier.
+// regex-compile, regex-self-miss, occurrence-miss, counterexample-hit, scan-reach, shadowing, short-alternative, nested-quantifier.
 void LintRegexes(const KnowledgeBase& kb, const LintOptions& options, std::vector<Diagnostic>* out);
 
 // dangling-edge, edge-asymmetry.
@@ -17,5 +17,12 @@ void LintGraph(const KnowledgeBase& kb, std::vector<Diagnostic>* out);
 
 // empty-action, untranslated-zh, rate-disagreement, date-order, stale.
 void LintContent(const Record& record, const LintOptions& options, std::vector<Diagnostic>* out);
+
+}  // namespace kedb
+
+namespace kedb {
+
+// no-sources, unattested, unsourced-claim, zh-class-name.
+void LintEvidence(const Record& record, std::vector<Diagnostic>* out);
 
 }  // namespace kedb

@@ -59,6 +59,19 @@ std::string OsKey(std::string_view value) {
   return "";
 }
 
+// Where the draft comes from, so that a curator can check it: the thread,
+// and the error line exactly as it was posted (the signature is cut from
+// it). A thread read from plain text has no address, and gets neither.
+void AddEvidence(const Thread& thread, const Signatures& s, Record* r) {
+  auto http = [](const std::string& u) { return u.starts_with("https://") || u.starts_with("http://"); };
+  if (http(thread.url)) r->sources.push_back(thread.url);
+  if (s.candidates.empty()) return;
+  const SignatureCandidate& c = s.candidates[0];
+  std::string where = c.post < thread.posts.size() ? thread.posts[c.post].url : "";
+  if (!http(where)) where = thread.url;
+  if (http(where)) r->occurrences.push_back(Occurrence{c.example, where, "", ""});
+}
+
 void FillRecord(const Thread& thread, const ThreadText& text, const std::vector<ThreadLine>& errors, Draft* d) {
   Record& r = d->record;
   const Signatures& s = d->signatures;
@@ -127,6 +140,7 @@ void FillRecord(const Thread& thread, const ThreadText& text, const std::vector<
       break;
     }
   }
+  AddEvidence(thread, d->signatures, &r);
   r.verification_tier = "mined";
   r.resolvable = confirmed ? Resolvable::kTrue : r.workarounds.empty() ? Resolvable::kUnknown : Resolvable::kPartial;
   if (!r.workarounds.empty()) r.fix_success_rate = confirmed ? 0.7 : 0.5;

@@ -147,6 +147,42 @@ bool ValidId(std::string_view id) {
   return true;
 }
 
+// An http(s) address: sources must be something a reader can open.
+bool HttpUrl(std::string_view u) { return u.rfind("http://", 0) == 0 || u.rfind("https://", 0) == 0; }
+
+void ReadUrlList(Reader& r, const Json& v, const JsonPath& path, std::vector<std::string>* out) {
+  std::size_t first = out->size();
+  r.StringList(v, path, out);
+  for (std::size_t i = first; i < out->size(); ++i) {
+    if (!HttpUrl((*out)[i])) r.Error(Reader::Child(path, i - first), fmt::format("\"{}\" is not an http(s) URL", (*out)[i]));
+  }
+}
+
+// occurrences / counterexamples: [{text, source, belongs_to?, note?}].
+void ReadOccurrences(Reader& r, const Json& v, const JsonPath& path, bool counter, std::vector<Occurrence>* out) {
+  r.Array(v, path, [&](const Json& e, const JsonPath& p) {
+    Occurrence o;
+    auto text = [&](std::string* field) {
+      return [&r, field](const Json& x, const JsonPath& q) { r.RequiredString(x, q, field); };
+    };
+    auto source = [&](const Json& x, const JsonPath& q) {
+      r.RequiredString(x, q, &o.source);
+      if (!o.source.empty() && !HttpUrl(o.source)) r.Error(q, fmt::format("{} is not an http(s) URL", x.dump()));
+    };
+    auto optional = [&](std::string* field) {
+      return [&r, field](const Json& x, const JsonPath& q) { r.String(x, q, field); };
+    };
+    if (counter) {
+      r.Object(e, p, {{"text", text(&o.text)}, {"source", source}, {"belongs_to", optional(&o.belongs_to)},
+                      {"note", optional(&o.note)}},
+               {"text", "source"});
+    } else {
+      r.Object(e, p, {{"text", text(&o.text)}, {"source", source}, {"note", optional(&o.note)}}, {"text", "source"});
+    }
+    out->push_back(std::move(o));
+  });
+}
+
 void ReadEdges(Reader& r, const Json& v, const JsonPath& path, std::vector<Edge>* out) {
   r.Array(v, path, [&](const Json& e, const JsonPath& p) {
     Edge edge;
@@ -296,6 +332,7 @@ bool RecordFromJson(const Json& doc, Record* out, std::vector<FieldIssue>* issue
              }
            }},
           {"verification_tier", str(&rec.verification_tier)},
+          {"verification_note", str(&rec.verification_note)},
           {"confidence", rate(&rec.confidence)},
           {"fix_success_rate", rate(&rec.fix_success_rate)},
           {"resolvable",
@@ -326,6 +363,11 @@ bool RecordFromJson(const Json& doc, Record* out, std::vector<FieldIssue>* issue
           {"tags", list(&rec.tags)},
           {"locale", str(&rec.locale)},
           {"aliases", list(&rec.aliases)},
+          {"sources", [&](const Json& v, const JsonPath& p) { ReadUrlList(r, v, p, &rec.sources); }},
+          {"occurrences",
+           [&](const Json& v, const JsonPath& p) { ReadOccurrences(r, v, p, false, &rec.occurrences); }},
+          {"counterexamples",
+           [&](const Json& v, const JsonPath& p) { ReadOccurrences(r, v, p, true, &rec.counterexamples); }},
       },
       {"id", "signature", "regex", "domain"});
   // Records imported from the deadends.dev corpus must credit it when shown.

@@ -51,6 +51,15 @@ Json VersionToJson(const VersionEntry& v) {
   return out;
 }
 
+Json OccurrenceToJson(const Occurrence& o) {
+  Json out = Json::object();
+  out["text"] = o.text;
+  out["source"] = o.source;
+  PutString(out, "belongs_to", o.belongs_to);
+  PutString(out, "note", o.note);
+  return out;
+}
+
 Json DeadEndToJson(const DeadEnd& d) {
   Json out = Json::object();
   // The reader requires these three; the seeds have dead ends whose action
@@ -139,7 +148,7 @@ void PutRemedies(Json& obj, const Record& r) {
   PutTransitionGraph(obj, r.transition_graph);
 }
 
-// official_doc_url .. aliases: references, trust and bookkeeping.
+// official_doc_url .. counterexamples: references, trust, bookkeeping and evidence.
 void PutMetadata(Json& obj, const Record& r) {
   PutString(obj, "official_doc_url", r.official_doc_url);
   PutString(obj, "official_doc_section", r.official_doc_section);
@@ -147,6 +156,7 @@ void PutMetadata(Json& obj, const Record& r) {
   // no longer knows whether "5" was written 5 or "5".
   PutString(obj, "error_code", r.error_code);
   PutString(obj, "verification_tier", r.verification_tier);
+  PutString(obj, "verification_note", r.verification_note);
   PutRate(obj, "confidence", r.confidence);
   PutRate(obj, "fix_success_rate", r.fix_success_rate);
   if (r.resolvable != Resolvable::kUnknown) obj["resolvable"] = ResolvableName(r.resolvable);
@@ -158,6 +168,9 @@ void PutMetadata(Json& obj, const Record& r) {
   PutStrings(obj, "tags", r.tags);
   PutString(obj, "locale", r.locale);
   PutStrings(obj, "aliases", r.aliases);
+  PutStrings(obj, "sources", r.sources);
+  PutList(obj, "occurrences", r.occurrences, OccurrenceToJson);
+  PutList(obj, "counterexamples", r.counterexamples, OccurrenceToJson);
 }
 
 // The native format has no attribution field: the reader derives the

@@ -43,6 +43,9 @@ struct Labels {
   const char* partial;
   const char* curated;
   const char* likely_dead_end;
+  const char* sources;
+  const char* occurrences;  // "{} real occurrence(s), {} counterexample(s)"
+  const char* checked;
 };
 
 constexpr Labels kEn = {"Root cause", "Workarounds (by success rate)", "Dead ends (by fail rate)",
@@ -51,12 +54,14 @@ constexpr Labels kEn = {"Root cause", "Workarounds (by success rate)", "Dead end
                         "Error code", "Docs", "Verdict", "resolvable", "fix success", "confidence",
                         "tier", "evidence", "first seen", "last confirmed", "Source",
                         "reported", "worked", "failed", "partial", "curated",
-                        "keeps failing when tried: likely a dead end"};
+                        "keeps failing when tried: likely a dead end", "Sources",
+                        "{} real occurrence(s) on record, {} counterexample(s)", "checked"};
 constexpr Labels kZh = {"根本原因", "解决方法（按成功率）", "无效尝试（按失败率）", "适用范围", "版本",
                         "操作系统", "相关错误", "可能导致", "通常前置", "易混淆", "（未记录操作）", "做法",
                         "条件", "代价", "错误代码", "文档", "结论", "可解决", "修复成功率", "置信度",
                         "验证级别", "证据数", "首次出现", "最近确认", "来源",
-                        "反馈", "有效", "无效", "部分有效", "原始", "反馈中屡次无效：可能是无效尝试"};
+                        "反馈", "有效", "无效", "部分有效", "原始", "反馈中屡次无效：可能是无效尝试", "资料来源",
+                        "已收录 {} 条真实出现，{} 条反例", "核查"};
 
 // Word-wraps `text` to `width` columns (counting UTF-8 code points), each
 // line prefixed by `indent`. CJK text has no spaces; it is broken anywhere.
@@ -211,12 +216,20 @@ std::string RenderRecordText(const Record& r, Lang lang, const KnowledgeBase* kb
     out += fmt::format("{}: {}{}\n", L.docs, r.official_doc_url,
                        r.official_doc_section.empty() ? "" : " (" + r.official_doc_section + ")");
   }
+  if (!r.sources.empty()) {
+    out += fmt::format("{}:\n", L.sources);
+    for (const auto& u : r.sources) out += "  " + u + "\n";
+  }
+  if (!r.occurrences.empty() || !r.counterexamples.empty()) {
+    out += fmt::format(fmt::runtime(L.occurrences), r.occurrences.size(), r.counterexamples.size()) + "\n";
+  }
   std::string verdict = fmt::format("{}: {} {}", L.verdict, L.resolvable, ResolvableName(r.resolvable));
   if (r.fix_success_rate) verdict += fmt::format(" · {} {:.0f}%", L.fix_rate, *r.fix_success_rate * 100);
   if (r.confidence) verdict += fmt::format(" · {} {:.2f}", L.confidence, *r.confidence);
   if (!r.verification_tier.empty()) verdict += fmt::format(" · {} {}", L.tier, r.verification_tier);
   verdict += fmt::format(" · {} {}", L.evidence, evidence ? evidence->evidence_count : r.evidence_count);
   out += verdict + "\n";
+  if (!r.verification_note.empty()) out += Wrap(fmt::format("{}: {}", L.checked, r.verification_note), 0);
   if (r.first_seen || r.last_confirmed) {
     std::string dates;
     if (r.first_seen) dates += fmt::format("{} {}", L.first_seen, r.first_seen->ToString());
