@@ -32,10 +32,11 @@ KnowledgeBase LoadBundled() {
 
 TEST(BundledKb, CoversTheStack) {
   KnowledgeBase kb = LoadBundled();
-  EXPECT_GE(kb.size(), 80u);
   std::map<std::string, int> by_domain;
   for (const Record& r : kb.records()) ++by_domain[r.domain];
-  for (const char* domain : {"cuda", "nccl", "pytorch", "tensorflow", "jax", "mxnet", "huggingface", "install"}) {
+  EXPECT_GE(kb.size(), 300u);
+  for (const char* domain : {"cuda", "nccl", "pytorch", "tensorflow", "jax", "mxnet", "huggingface", "install",
+                             "deepspeed", "inference", "triton", "containers", "slurm"}) {
     EXPECT_GE(by_domain[domain], 5) << domain;
   }
   for (const std::string& id : kSeeds) EXPECT_NE(kb.Find(id), nullptr) << id;
@@ -49,31 +50,44 @@ TEST(BundledKb, CoversTheStack) {
 }
 
 // What every record written for kb/ carries (the seeds are kept as given).
+// Only what a source bears out is written: a record whose threads show no
+// fix that fails has no dead end rather than an invented one, so those
+// parts are held to shares of the whole instead (measured: 78 % of records
+// have a dead end, 92 % versions, 94 % aliases, 92 % transition edges,
+// 84 % a docs page).
 TEST(BundledKb, EveryRecordIsComplete) {
   KnowledgeBase kb = LoadBundled();
+  std::size_t written = 0, dead_ends = 0, versions = 0, aliases = 0, edges = 0, docs = 0;
   for (const Record& r : kb.records()) {
     if (kSeeds.count(r.id)) continue;
     SCOPED_TRACE(r.id);
+    ++written;
     EXPECT_FALSE(r.signature_zh.empty());
     EXPECT_FALSE(r.root_cause.empty());
     EXPECT_FALSE(r.root_cause_zh.empty());
-    EXPECT_GE(r.workarounds.size(), 2u);
-    EXPECT_GE(r.dead_ends.size(), 1u);
+    EXPECT_GE(r.workarounds.size(), 1u);
     for (const auto& d : r.dead_ends) {
       EXPECT_FALSE(d.action.empty());
       EXPECT_FALSE(d.why_fails.empty());
     }
     ASSERT_EQ(r.workarounds_zh.size(), r.workarounds.size());
     for (std::size_t i = 0; i < r.workarounds.size(); ++i) EXPECT_NE(r.workarounds_zh[i], r.workarounds[i].action);
-    EXPECT_FALSE(r.versions.empty());
-    EXPECT_FALSE(r.aliases.empty());
-    EXPECT_FALSE(r.official_doc_url.empty());
-    EXPECT_TRUE(r.verification_tier == "ai_generated" || r.verification_tier == "source_verified") << r.verification_tier;
+    EXPECT_EQ(r.verification_tier, "source_verified");
     EXPECT_LE(r.confidence.value_or(1), 0.9);  // written from public sources, not reproduced here
-    std::size_t edges = r.transition_graph.leads_to.size() + r.transition_graph.preceded_by.size() +
-                        r.transition_graph.frequently_confused_with.size();
-    EXPECT_GE(edges, 1u);
+    dead_ends += !r.dead_ends.empty();
+    versions += !r.versions.empty();
+    aliases += !r.aliases.empty();
+    edges += !(r.transition_graph.leads_to.empty() && r.transition_graph.preceded_by.empty() &&
+               r.transition_graph.frequently_confused_with.empty());
+    docs += !r.official_doc_url.empty();
   }
+  ASSERT_GT(written, 0u);
+  auto share = [&](std::size_t n) { return static_cast<double>(n) / static_cast<double>(written); };
+  EXPECT_GE(share(dead_ends), 0.75);
+  EXPECT_GE(share(versions), 0.90);
+  EXPECT_GE(share(aliases), 0.90);
+  EXPECT_GE(share(edges), 0.90);
+  EXPECT_GE(share(docs), 0.80);
 }
 
 // `kedb lint --strict` finds nothing but the seeds' known problems.
@@ -83,12 +97,17 @@ TEST(BundledKb, LintIsCleanApartFromTheSeeds) {
   auto j = nlohmann::json::parse(all.out);
   std::map<std::string, int> by_rule;
   for (const auto& d : j["diagnostics"]) {
-    // Records written before the evidence rules are being given sources.
-    if (d["rule"] == "no-sources" || d["rule"] == "zh-class-name") continue;
     EXPECT_TRUE(kSeeds.count(d["id"].get<std::string>())) << d.dump();
     ++by_rule[d["rule"].get<std::string>()];
   }
-  EXPECT_EQ(by_rule, (std::map<std::string, int>{{"empty-action", 7}, {"untranslated-zh", 6}, {"stale", 3}, {"shadowing", 1}}));
+  // One seed lists real occurrences that do not hold its specified
+  // signature; two translate RuntimeError in their Chinese signature.
+  EXPECT_EQ(by_rule, (std::map<std::string, int>{{"empty-action", 7},
+                                                 {"untranslated-zh", 6},
+                                                 {"stale", 3},
+                                                 {"shadowing", 1},
+                                                 {"unattested", 1},
+                                                 {"zh-class-name", 2}}));
 
 }
 
@@ -116,7 +135,8 @@ TEST(BundledKb, ExampleLogsYieldTheirRecords) {
       {"train-cudnn.log", {{"cuda/cudnn-bn-epsilon-nan", 3018}}},
       {"failed-install.log", {{"install/cuda-home-not-set", 80}, {"install/flash-attn-build-failed", 84}}},
       {"pytest-cuda.log", {{"cuda/device-side-assert", 423}}},
-      {"nccl-timeout.log", {{"nccl/watchdog-timeout", 1510}}},
+      // torchrun's report of the failed worker is a block of its own.
+      {"nccl-timeout.log", {{"nccl/watchdog-timeout", 1510}, {"pytorch/elastic-child-failed", 1521}}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.log);
@@ -144,6 +164,11 @@ TEST(BundledKb, ExampleLogsYieldTheirRecords) {
       EXPECT_TRUE(found) << id << " at line " << line;
     }
     EXPECT_EQ(top_ids, expected_ids);
+    // One block per known error: torchrun's exit line, traceback and
+    // summary of the failed worker are one report.
+    if (std::string(c.log) == "nccl-timeout.log") {
+      EXPECT_EQ(j["blocks"].size(), 2u) << r.out;
+    }
   }
 }
 

@@ -336,13 +336,13 @@ TEST(Cli, MatchSaysHowToFixAndWhyADeadEndFails) {
   auto text = testing::RunKedb("match" + kb + error);
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("\n              assert labels.min() >= 0"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("avoid  95% Set TORCH_USE_CUDA_DSA=1 as an environment variable at run time — "
-                          "TORCH_USE_CUDA_DSA is a build-time flag"),
+  EXPECT_NE(text.out.find("avoid  95% Set TORCH_USE_CUDA_DSA=1 as an environment variable when running a release "
+                          "wheel — The name refers to a compile-time macro"),
             std::string::npos)
       << text.out;
   auto json = nlohmann::json::parse(testing::RunKedb("match --json" + kb + error).out);
   const auto& fix = json["matches"][0]["workarounds"][0];
-  EXPECT_EQ(fix["action"], "Validate labels and indices against the layer sizes");
+  EXPECT_EQ(fix["action"], "Make labels and class count agree");
   EXPECT_EQ(fix["how"].get<std::string>().rfind("assert labels.min() >= 0", 0), 0u) << fix.dump();
   EXPECT_FALSE(json["matches"][0]["dead_ends"][0]["why_fails"].get<std::string>().empty());
 }

@@ -100,6 +100,40 @@ TEST(Match, NothingKnownAbstains) {
   EXPECT_TRUE(r.abstained);
 }
 
+// A record's counterexamples are other errors: a text that reads at least
+// as much like one of them as like the record gets no fuzzy answer from
+// it, while a reworded message of the record itself still does.
+TEST(Match, ACounterexampleIsNotAFuzzyMatch) {
+  TempDir cache;
+  Record r = testing::MakeRecord("t/store-port",
+                                 "torch.distributed.DistNetworkError: The server socket has failed to bind. Address "
+                                 "already in use",
+                                 "DistNetworkError: The server socket has failed to bind");
+  r.counterexamples = {{"OSError: [Errno 98] Address already in use", "https://example.invalid/1", "", ""}};
+  Record other = testing::MakeRecord("t/other", "FrobError: frob failed", "frob failed");
+  auto engine = FromRecords({r, other}, cache);
+  ASSERT_TRUE(engine);
+  MatchResult lookalike = engine->Match("OSError: [Errno 98] Address already in use", MatchOptions{});
+  for (const Match& m : lookalike.matches) EXPECT_NE(m.record->id, "t/store-port");
+  MatchResult reworded = engine->Match(
+      "torch.distributed.DistNetworkError: server socket failed to bind to port 29500 (address already in use)",
+      MatchOptions{});
+  ASSERT_FALSE(reworded.matches.empty());
+  EXPECT_EQ(reworded.matches[0].record->id, "t/store-port");
+  EXPECT_EQ(reworded.matches[0].kind, MatchKind::kFuzzy);
+  // Without the counterexample the look-alike would have been offered.
+  r.counterexamples.clear();
+  TempDir cache2;
+  auto plain = FromRecords({r, other}, cache2);
+  ASSERT_TRUE(plain);
+  MatchOptions everything;
+  everything.min_confidence = 0;
+  MatchResult offered = plain->Match("OSError: [Errno 98] Address already in use", everything);
+  bool found = false;
+  for (const Match& m : offered.matches) found = found || m.record->id == "t/store-port";
+  EXPECT_TRUE(found);
+}
+
 TEST(Match, PythonDialectAndCaptures) {
   TempDir cache;
   auto engine = FromRecords(

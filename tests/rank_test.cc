@@ -217,7 +217,8 @@ TEST(LineKinds, WarningsWrappersAndFailures) {
                         "error Command failed with exit code 1.", "error: subprocess-exited-with-error",
                         "#12 ERROR: process \"/bin/sh -c make\" did not complete successfully: exit code: 2",
                         "make: *** [Makefile:36: all] Error 2",
-                        "wandb: Waiting for W&B process to finish... (failed 1). Press Control-C to abort syncing."}) {
+                        "wandb: Waiting for W&B process to finish... (failed 1). Press Control-C to abort syncing.",
+                        "srun: Job step aborted: Waiting up to 32 seconds for job step to finish."}) {
     EXPECT_TRUE(IsWrapperLine(w)) << w;
   }
   EXPECT_FALSE(IsWrapperLine("OSError: CUDA_HOME environment variable is not set"));

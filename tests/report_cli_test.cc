@@ -2,6 +2,7 @@
 // them: output, exit codes, and nothing acknowledged lost when writers run
 // at once, are killed, or fill the disk.
 #include <nlohmann/json.hpp>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "store_backends.h"
@@ -131,7 +132,7 @@ TEST_P(ReportCli, ExportFoldsReportsIntoTheRecordsForReview) {
   const auto out = tmp().path() / "out";
   auto r = RunKedb("export --out '" + out.string() + "' " + Kb() + " " + StoreArg());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("exported 105 records"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(fmt::format("exported {} records", testing::BundledRecords())), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1 with reported outcomes folded in"), std::string::npos) << r.out;
   auto doc = nlohmann::ordered_json::parse(testing::ReadFile(out / "cuda" / "cudnn-bn-epsilon-nan.json"));
   EXPECT_EQ(doc["workarounds"][0]["success_rate"], 0.59);  // Beta(9.5, 0.5) after six failures

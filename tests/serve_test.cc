@@ -261,25 +261,25 @@ TEST(ApiTest, SearchDomainsStatsAndHealth) {
   EXPECT_EQ(Call("GET", "/v1/search", "", {{"q", "x"}, {"limit", "ten"}}).status, 400);
 
   json d = Body(Call("GET", "/v1/domains"));
-  EXPECT_EQ(d["total"], 105);
+  EXPECT_EQ(d["total"], testing::BundledRecords());
   EXPECT_EQ(d["domains"][0]["domain"], "cuda");
 
   r = Call("GET", "/v1/domains/nccl/errors", "", {{"sort_by", "name"}});
   ASSERT_EQ(r.status, 200);
   auto errors = Body(r)["errors"];
-  EXPECT_EQ(errors.size(), 8u);
+  EXPECT_EQ(errors.size(), testing::BundledRecords("nccl"));
   for (std::size_t i = 1; i < errors.size(); ++i) {
     EXPECT_LE(errors[i - 1]["signature"].get<std::string>(), errors[i]["signature"].get<std::string>());
   }
   EXPECT_EQ(Call("GET", "/v1/domains/nope/errors").status, 404);
   EXPECT_EQ(Call("GET", "/v1/domains/nccl/errors", "", {{"sort_by", "size"}}).status, 400);
 
-  EXPECT_EQ(Body(Call("GET", "/v1/stats", "", {{"domain", "jax"}}))["records"], 7);
+  EXPECT_EQ(Body(Call("GET", "/v1/stats", "", {{"domain", "jax"}}))["records"], testing::BundledRecords("jax"));
   EXPECT_EQ(Call("GET", "/v1/stats", "", {{"domain", "nope"}}).status, 404);
 
   json h = Body(Call("GET", "/healthz"));
   EXPECT_EQ(h["status"], "ok");
-  EXPECT_EQ(h["records"], 105);
+  EXPECT_EQ(h["records"], testing::BundledRecords());
   EXPECT_EQ(Call("GET", "/v2/anything").status, 404);
 }
 
@@ -486,11 +486,11 @@ TEST(McpTest, EveryToolAnswers) {
   r = CallTool("search_errors", {{"query", "nccl timeout"}, {"domain", "nccl"}, {"limit", 2}});
   EXPECT_EQ(r["result"]["structuredContent"]["hits"][0]["id"], "nccl/watchdog-timeout");
   r = CallTool("list_error_domains", json::object());
-  EXPECT_EQ(r["result"]["structuredContent"]["total"], 105);
+  EXPECT_EQ(r["result"]["structuredContent"]["total"], testing::BundledRecords());
   r = CallTool("list_errors_by_domain", {{"domain", "jax"}, {"sort_by", "confidence"}});
-  EXPECT_EQ(r["result"]["structuredContent"]["errors"].size(), 7u);
+  EXPECT_EQ(r["result"]["structuredContent"]["errors"].size(), testing::BundledRecords("jax"));
   r = CallTool("get_domain_stats", {{"domain", "nccl"}});
-  EXPECT_EQ(r["result"]["structuredContent"]["records"], 8);
+  EXPECT_EQ(r["result"]["structuredContent"]["records"], testing::BundledRecords("nccl"));
 }
 
 TEST(McpTest, BadArgumentsAreInvalidParamsAndUnknownIdsAreToolErrors) {
@@ -513,7 +513,7 @@ TEST(McpTest, BadArgumentsAreInvalidParamsAndUnknownIdsAreToolErrors) {
 
 TEST(McpTest, RecordsAreResources) {
   json r = Rpc(R"({"jsonrpc":"2.0","id":1,"method":"resources/list"})");
-  EXPECT_EQ(r["result"]["resources"].size(), 105u);
+  EXPECT_EQ(r["result"]["resources"].size(), testing::BundledRecords());
   EXPECT_FALSE(r["result"].contains("nextCursor"));
   r = Rpc(R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"kedb://errors/nccl/watchdog-timeout"}})");
   json record = json::parse(r["result"]["contents"][0]["text"].get<std::string>());
@@ -532,7 +532,8 @@ TEST(ReloadTest, ABrokenKnowledgeBaseIsRefusedAndTheOldOneKeepsServing) {
   serve::EngineSlot slot((dir.path() / "kb").string(), "-");
   ASSERT_TRUE(slot.Reload().ok());
   std::shared_ptr<const Engine> first = slot.Get();
-  EXPECT_EQ(first->kb().size(), 8u);
+  const std::size_t nccl = testing::BundledRecords("nccl");
+  EXPECT_EQ(first->kb().size(), nccl);
 
   testing::WriteFile(dir.path() / "kb" / "nccl" / "broken.json", "{\"id\": \"nccl/broken\", \"signature\": ");
   Status st = slot.Reload();
@@ -545,9 +546,9 @@ TEST(ReloadTest, ABrokenKnowledgeBaseIsRefusedAndTheOldOneKeepsServing) {
   std::filesystem::remove(dir.path() / "kb" / "nccl" / "broken.json");
   std::filesystem::remove(dir.path() / "kb" / "nccl" / "internal-error.json");
   ASSERT_TRUE(slot.Reload().ok());
-  EXPECT_EQ(slot.Get()->kb().size(), 7u);
+  EXPECT_EQ(slot.Get()->kb().size(), nccl - 1);
   EXPECT_EQ(slot.info().generation, 2u);
-  EXPECT_EQ(first->kb().size(), 8u);  // a request holding the old engine still sees it whole
+  EXPECT_EQ(first->kb().size(), nccl);  // a request holding the old engine still sees it whole
 }
 
 }  // namespace

@@ -26,6 +26,20 @@ namespace kedb::testing {
 inline std::filesystem::path SourceDir() { return KEDB_SOURCE_DIR; }
 inline std::filesystem::path TestData() { return SourceDir() / "tests" / "data"; }
 
+// How many records the bundled kb/ holds, in all or in one domain's folder:
+// tests count them rather than repeat a number that grows with the kb.
+inline std::size_t BundledRecords(const std::string& domain = "") {
+  std::size_t n = 0;
+  const std::filesystem::path root = SourceDir() / "kb" / domain;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.is_regular_file() && e.path().extension() == ".json" &&
+        e.path().string().find("/.") == std::string::npos) {
+      ++n;
+    }
+  }
+  return n;
+}
+
 // ../shared when it is there. Tests that need it skip without it.
 inline std::optional<std::filesystem::path> SharedDir() {
   std::filesystem::path p = KEDB_SHARED_DIR;

@@ -5,6 +5,14 @@
 #include "logs/line_kinds.h"
 
 namespace kedb::match {
+namespace {
+
+// How far apart the blocks of one tool's report of one failure lie: torchrun
+// prints the failed worker's exit, a traceback and a summary of a dozen
+// lines, each read as a block of its own.
+constexpr std::size_t kReportLines = 15;
+
+}  // namespace
 
 bool Kept(const logs::Block& b, std::size_t line) {
   auto it = std::lower_bound(b.text_lines.begin(), b.text_lines.end(), line,
@@ -14,7 +22,13 @@ bool Kept(const logs::Block& b, std::size_t line) {
 
 void MergeNeighbours(std::vector<ErrorBlock>* blocks, std::size_t gap) {
   auto single = [](const ErrorBlock& b) {
-    return (b.kind == BlockKind::kErrorLine || b.kind == BlockKind::kMatch || b.kind == BlockKind::kGpu) && !b.matches.empty() && b.caused_by < 0;
+    return b.kind == BlockKind::kErrorLine || b.kind == BlockKind::kMatch || b.kind == BlockKind::kGpu;
+  };
+  // Any block but a failed step's may join a neighbour; a block of many
+  // lines (a launcher's traceback and its report) reaches further.
+  auto mergeable = [](const ErrorBlock& b) { return b.kind != BlockKind::kStep && !b.matches.empty() && b.caused_by < 0; };
+  auto reach = [&](const ErrorBlock& a, const ErrorBlock& b) {
+    return single(a) && single(b) ? gap : std::max(gap, kReportLines);
   };
   std::vector<bool> is_cause(blocks->size(), false);
   for (const auto& b : *blocks) {
@@ -28,14 +42,16 @@ void MergeNeighbours(std::vector<ErrorBlock>* blocks, std::size_t gap) {
   long open = -1;
   for (std::size_t i : order) {
     ErrorBlock& b = (*blocks)[i];
-    if (!single(b) || is_cause[i]) {
+    if (!mergeable(b) || is_cause[i]) {
       open = -1;
       continue;
     }
     if (open >= 0) {
       ErrorBlock& o = (*blocks)[static_cast<std::size_t>(open)];
-      if (b.first_line <= o.last_line + gap && b.matches[0].record == o.matches[0].record) {
+      if (b.first_line <= o.last_line + reach(o, b) && b.matches[0].record == o.matches[0].record) {
         o.last_line = std::max(o.last_line, b.last_line);
+        // A line joined by the traceback it introduces reads as that traceback.
+        if (single(o) && !single(b)) o.kind = b.kind;
         if (b.matches[0].score > o.matches[0].score) {
           o.decisive_line = b.decisive_line;
           o.decisive = std::move(b.decisive);

@@ -39,9 +39,11 @@ bool JoinsBlock(const logs::Block& b, std::size_t line, std::string_view text);
 // block, or -1.
 long AdoptHeader(std::vector<BlockSpan>* spans, std::vector<ErrorBlock>* blocks, std::size_t line, std::string_view text);
 
-// One-line blocks at most `gap` lines apart that show the same known error
-// (pip prints "Failed building wheel", then "Failed to build", then "Could
-// not build wheels") are one error to a reader: they become one block,
+// Neighbouring blocks that show the same known error are one error to a
+// reader: one-line blocks at most `gap` lines apart (pip prints "Failed
+// building wheel", then "Failed to build", then "Could not build wheels"),
+// and blocks of any kind but a failed step within a report's length
+// (torchrun's exit line, traceback and summary). They become one block,
 // whose decisive line is the one with the strongest match. Blocks another
 // block names as its cause are left alone; caused_by indexes are kept right.
 void MergeNeighbours(std::vector<ErrorBlock>* blocks, std::size_t gap);

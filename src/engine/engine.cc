@@ -167,6 +167,7 @@ std::vector<Candidate> Engine::Impl::MessageCandidates(const match::MessageLines
         if (measures.resemblance > on_line.measures.resemblance) best = &fl, on_line.measures = measures;
       }
       const std::size_t i = best->first;
+      if (signatures_->ReadsLikeCounterexample(best->second, r, on_line.measures.resemblance)) continue;
       candidates.push_back(MakeFuzzyMatch(*this, on_line, logs::LineText(text, starts, i), best->second, m.origins[i],
                                           m.numbers[i], options, text_env));
     }
@@ -234,7 +235,9 @@ std::vector<match::Neighbour> Engine::Impl::FuzzyRecords(std::string_view line, 
     bool known = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.record == hit.record; });
     if (known) continue;
     match::Neighbour n{hit.record, signatures_->Measure(words, hit.record)};
-    if (n.measures.resemblance >= match::kFuzzyMinSimilarity) out.push_back(n);
+    if (n.measures.resemblance < match::kFuzzyMinSimilarity) continue;
+    if (signatures_->ReadsLikeCounterexample(words, hit.record, n.measures.resemblance)) continue;
+    out.push_back(n);
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     const double x = a.measures.resemblance, y = b.measures.resemblance;

@@ -120,7 +120,11 @@ void LintContent(const Record& r, const LintOptions& options, std::vector<Diagno
          out);
   }
   if (r.last_confirmed) {
-    int64_t age = options.today.DaysSinceEpoch() - r.last_confirmed->DaysSinceEpoch();
+    // A record checked against its sources since is not stale: its
+    // last_updated is the day of that check.
+    Date checked = *r.last_confirmed;
+    if (r.verification_tier == "source_verified" && r.last_updated && *r.last_updated > checked) checked = *r.last_updated;
+    int64_t age = options.today.DaysSinceEpoch() - checked.DaysSinceEpoch();
     if (age > options.stale_after_days) {
       Warn(r, {std::string("last_confirmed")}, "stale",
            fmt::format("last confirmed {} days ago ({}); re-check the record", age, r.last_confirmed->ToString()),
@@ -142,7 +146,9 @@ void LintGraph(const KnowledgeBase& kb, std::vector<Diagnostic>* out) {
   const Kind kinds[] = {
       {"leads_to", &TransitionGraph::leads_to, "preceded_by", &TransitionGraph::preceded_by},
       {"preceded_by", &TransitionGraph::preceded_by, "leads_to", &TransitionGraph::leads_to},
-      {"frequently_confused_with", &TransitionGraph::frequently_confused_with, nullptr, nullptr},
+      // Confusion goes both ways: each record should tell the other apart.
+      {"frequently_confused_with", &TransitionGraph::frequently_confused_with, "frequently_confused_with",
+       &TransitionGraph::frequently_confused_with},
   };
   for (const Record& r : kb.records()) {
     for (const Kind& k : kinds) {

@@ -164,6 +164,7 @@ std::unique_ptr<SignatureIndex> SignatureIndex::Deserialize(const KnowledgeBase&
     domains.emplace_back(names_blob.substr(begin, name_ends[d] - begin));
   }
   x.Derive(domains);
+  x.DeriveCounters(kb);
   return index;
 }
 

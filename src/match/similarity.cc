@@ -198,6 +198,42 @@ SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
   all_begin_.push_back(static_cast<uint32_t>(all_ids_.size()));
   code_begin_.push_back(static_cast<uint32_t>(code_ids_list_.size()));
   Derive(domains);
+  DeriveCounters(kb);
+}
+
+void SignatureIndex::DeriveCounters(const KnowledgeBase& kb) {
+  counter_ids_.clear();
+  counter_begin_.clear();
+  counter_weight_.clear();
+  record_counters_.clear();
+  for (const Record& rec : kb.records()) {
+    record_counters_.push_back(static_cast<uint32_t>(counter_weight_.size()));
+    for (const Occurrence& c : rec.counterexamples) {
+      std::string_view text = c.text;
+      while (!text.empty()) {
+        const std::size_t end = text.find('\n');
+        const LineWords line = Words(text.substr(0, end));
+        if (!line.known.empty()) {
+          counter_begin_.push_back(static_cast<uint32_t>(counter_ids_.size()));
+          for (const auto& [id, idf] : line.known) counter_ids_.push_back(id);
+          counter_weight_.push_back(line.weight);
+        }
+        if (end == std::string_view::npos) break;
+        text.remove_prefix(end + 1);
+      }
+    }
+  }
+  record_counters_.push_back(static_cast<uint32_t>(counter_weight_.size()));
+  counter_begin_.push_back(static_cast<uint32_t>(counter_ids_.size()));
+}
+
+double SignatureIndex::CounterSimilarity(const LineWords& words, std::size_t i) const {
+  double best = 0;
+  for (uint32_t k = record_counters_[i]; k < record_counters_[i + 1]; ++k) {
+    const double shared = Shared(words, counter_ids_, counter_begin_[k], counter_begin_[k + 1]);
+    best = std::max(best, F1(shared, counter_weight_[k], words.weight));
+  }
+  return best;
 }
 
 void SignatureIndex::Derive(const std::vector<std::string>& domains) {
@@ -439,6 +475,7 @@ std::vector<Neighbour> SignatureIndex::Nearest(const LineWords& words, std::size
     if (bound < floor) continue;
     const Neighbour scored{r, MeasureSharing(words, r, all)};
     if (scored.measures.resemblance < min_similarity) continue;
+    if (ReadsLikeCounterexample(words, r, scored.measures.resemblance)) continue;
     out.insert(std::upper_bound(out.begin(), out.end(), scored, better), scored);
     if (out.size() > k) out.pop_back();
   }

@@ -141,8 +141,21 @@ class SignatureIndex {
 
   const DomainCues& domains() const { return cues_; }
 
+  // How much the words read like one of record `i`'s counterexamples (real
+  // texts of look-alike errors it must not be taken for), line by line:
+  // the best F1; 0 when it lists none.
+  double CounterSimilarity(const LineWords& words, std::size_t i) const;
+  // Whether the words read at least as much like one of record `i`'s
+  // counterexamples as `resemblance` (how much they read like the record):
+  // then the text is that other error, and not a fuzzy match for `i`.
+  bool ReadsLikeCounterexample(const LineWords& words, std::size_t i, double resemblance) const {
+    return record_counters_[i] != record_counters_[i + 1] && CounterSimilarity(words, i) >= resemblance;
+  }
+
   // Up to `k` records whose signature, or all of whose words, the text
-  // reads like (Resemblance at least `min_similarity`), best first.
+  // reads like (Resemblance at least `min_similarity`), best first. A
+  // record the text reads at least as much like one of its counterexamples
+  // as like itself is not proposed: the text is that other error.
   std::vector<Neighbour> Nearest(const LineWords& words, std::size_t k, double min_similarity) const;
 
  private:
@@ -155,6 +168,10 @@ class SignatureIndex {
   static std::unique_ptr<SignatureIndex> Deserialize(const KnowledgeBase& kb, std::string_view bytes);
   static uint64_t ContentKey(const KnowledgeBase& kb);
 
+  // The counterexamples' lines as words, from the records' texts: not
+  // cached, as few records list them and they must not change the words'
+  // weights.
+  void DeriveCounters(const KnowledgeBase& kb);
   // Weighted overlap of the words with record i's ids in [begin, end).
   double Shared(const LineWords& words, const std::vector<uint32_t>& ids, uint32_t begin, uint32_t end) const;
   double F1(double shared, double record_weight, double text_weight) const;
@@ -196,6 +213,11 @@ class SignatureIndex {
   // postings_[postings_begin_[w] .. postings_begin_[w + 1]).
   std::vector<uint32_t> postings_begin_, postings_;
   DomainCues cues_;
+  // Counterexample line k's known word ids: counter_ids_[counter_begin_[k]
+  // .. counter_begin_[k + 1]), its weight counter_weight_[k] (unknown words
+  // included); record i's lines are [record_counters_[i], record_counters_[i + 1]).
+  std::vector<uint32_t> counter_ids_, counter_begin_, record_counters_;
+  std::vector<double> counter_weight_;
 };
 
 }  // namespace kedb::match

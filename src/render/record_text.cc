@@ -99,6 +99,23 @@ std::string Wrap(const std::string& text, std::size_t indent, std::size_t width 
   return out + "\n";
 }
 
+// "label: text", wrapped; text written over several lines (steps, a shell
+// script) keeps its lines, each under the label, so that a `#` comment
+// cannot swallow the command after it.
+std::string WrapField(const char* label, const std::string& text, std::size_t indent) {
+  if (text.find('\n') == std::string::npos) return Wrap(fmt::format("{}: {}", label, text), indent);
+  std::string out = Wrap(fmt::format("{}:", label), indent);
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(at, end - at);
+    if (line.find_first_not_of(" \t\r") != std::string::npos) out += Wrap(line, indent + 2);
+    at = end + 1;
+  }
+  return out;
+}
+
 std::string Percent(double rate) { return fmt::format("{:>3.0f}%", rate * 100); }
 
 const std::string& Pick(Lang lang, const std::string& zh, const std::string& en) {
@@ -158,7 +175,7 @@ std::string RenderRecordText(const Record& r, Lang lang, const KnowledgeBase* kb
         out += Wrap(ReportedLine(L, *seen), 7);
         if (seen->likely_dead_end) out += Wrap(std::string("⚠ ") + L.likely_dead_end, 7);
       }
-      if (!w.how.empty() && w.how != w.action) out += Wrap(fmt::format("{}: {}", L.how, w.how), 7);
+      if (!w.how.empty() && w.how != w.action) out += WrapField(L.how, w.how, 7);
       if (!w.condition.empty()) out += Wrap(fmt::format("{}: {}", L.when, w.condition), 7);
       if (!w.tradeoff.empty()) out += Wrap(fmt::format("{}: {}", L.tradeoff, w.tradeoff), 7);
     }
