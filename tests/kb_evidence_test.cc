@@ -14,6 +14,7 @@
 
 #include "kedb/engine.h"
 #include "kedb/lint.h"
+#include "scan_util.h"
 #include "test_util.h"
 
 namespace kedb {
@@ -33,12 +34,6 @@ const KnowledgeBase& Bundled() {
     return std::move(loaded).value();
   }();
   return kb;
-}
-
-std::shared_ptr<const Engine> BundledEngine(const testing::TempDir& cache) {
-  auto engine = Engine::Open((SourceDir() / "kb").string(), OpenOptions{.cache_dir = cache.path().string()});
-  EXPECT_TRUE(engine.ok()) << engine.status().message();
-  return engine.ok() ? *engine : nullptr;
 }
 
 TEST(KbEvidence, EveryRecordNamesItsSources) {
@@ -80,7 +75,7 @@ TEST(KbEvidence, LintFindsNoEvidenceProblem) {
 // share that finds it first is a figure the README reports.
 TEST(KbEvidence, EveryOccurrenceFindsItsRecord) {
   testing::TempDir cache;
-  auto engine = BundledEngine(cache);
+  auto engine = testing::Bundled(cache);
   ASSERT_TRUE(engine);
   std::size_t total = 0, first = 0;
   for (const Record& r : engine->kb().records()) {
@@ -103,7 +98,7 @@ TEST(KbEvidence, EveryOccurrenceFindsItsRecord) {
 // record that lists it, by the regex (lint checks that) or by resemblance.
 TEST(KbEvidence, NoCounterexampleIsAnsweredWithItsRecord) {
   testing::TempDir cache;
-  auto engine = BundledEngine(cache);
+  auto engine = testing::Bundled(cache);
   ASSERT_TRUE(engine);
   std::size_t total = 0;
   for (const Record& r : engine->kb().records()) {

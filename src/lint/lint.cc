@@ -23,11 +23,11 @@ std::size_t LintReport::errors() const {
 }
 std::size_t LintReport::warnings() const { return diagnostics.size() - errors(); }
 
-namespace {
-
-void Warn(const Record& r, JsonPath field, std::string rule, std::string message, std::vector<Diagnostic>* out) {
+void WarnField(const Record& r, JsonPath field, std::string rule, std::string message, std::vector<Diagnostic>* out) {
   out->push_back(DiagnosticAt(r.origin, field, Severity::kWarning, std::move(rule), r.id, std::move(message)));
 }
+
+namespace {
 
 bool Blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
 
@@ -36,26 +36,26 @@ void LintRates(const Record& r, std::vector<Diagnostic>* out) {
   if (r.fix_success_rate) {
     double fix = *r.fix_success_rate;
     if (r.resolvable == Resolvable::kTrue && fix < 0.5) {
-      Warn(r, field, "rate-disagreement",
+      WarnField(r, field, "rate-disagreement",
            fmt::format("resolvable is \"true\" but fix_success_rate is only {}", fix), out);
     } else if (r.resolvable == Resolvable::kFalse && fix > 0.3) {
-      Warn(r, field, "rate-disagreement",
+      WarnField(r, field, "rate-disagreement",
            fmt::format("resolvable is \"false\" but fix_success_rate is {}", fix), out);
     } else if (r.resolvable == Resolvable::kPartial && fix >= 0.95) {
-      Warn(r, field, "rate-disagreement",
+      WarnField(r, field, "rate-disagreement",
            fmt::format("resolvable is \"partial\" but fix_success_rate is {}", fix), out);
     }
     double best = 0;
     for (const auto& w : r.workarounds) best = std::max(best, w.success_rate);
     if (!r.workarounds.empty() && fix > best + 0.05) {
-      Warn(r, {std::string("fix_success_rate")}, "rate-disagreement",
+      WarnField(r, {std::string("fix_success_rate")}, "rate-disagreement",
            fmt::format("fix_success_rate {} is higher than the best workaround's success_rate {}", fix, best),
            out);
     }
   }
   if (r.confidence && *r.confidence >= 0.8 && r.resolvable == Resolvable::kFalse && !r.workarounds.empty() &&
       std::any_of(r.workarounds.begin(), r.workarounds.end(), [](const Workaround& w) { return w.success_rate >= 0.8; })) {
-    Warn(r, field, "rate-disagreement",
+    WarnField(r, field, "rate-disagreement",
          "resolvable is \"false\" with high confidence, yet a workaround succeeds 80% of the time or more", out);
   }
 }
@@ -65,18 +65,18 @@ void LintRates(const Record& r, std::vector<Diagnostic>* out) {
 void LintMinedDraft(const Record& r, std::vector<Diagnostic>* out) {
   const char* draft = "a mined draft";
   if (r.signature_zh.empty()) {
-    Warn(r, {std::string("signature_zh")}, "untranslated-zh", fmt::format("{}: no Chinese signature yet", draft), out);
+    WarnField(r, {std::string("signature_zh")}, "untranslated-zh", fmt::format("{}: no Chinese signature yet", draft), out);
   }
   if (r.root_cause_zh.empty() && !r.root_cause.empty()) {
-    Warn(r, {std::string("root_cause_zh")}, "untranslated-zh", fmt::format("{}: no Chinese root cause yet", draft), out);
+    WarnField(r, {std::string("root_cause_zh")}, "untranslated-zh", fmt::format("{}: no Chinese root cause yet", draft), out);
   }
   if (r.workarounds_zh.size() < r.workarounds.size()) {
-    Warn(r, {std::string("workarounds_zh")}, "untranslated-zh",
+    WarnField(r, {std::string("workarounds_zh")}, "untranslated-zh",
          fmt::format("{}: {} workaround(s) without Chinese text", draft, r.workarounds.size() - r.workarounds_zh.size()),
          out);
   }
   if (!r.workarounds.empty() || !r.dead_ends.empty()) {
-    Warn(r, {std::string(r.workarounds.empty() ? "dead_ends" : "workarounds")}, "unobserved-rate",
+    WarnField(r, {std::string(r.workarounds.empty() ? "dead_ends" : "workarounds")}, "unobserved-rate",
          fmt::format("{}: success and fail rates are the miner's priors until outcomes are reported", draft), out);
   }
 }
@@ -86,27 +86,27 @@ void LintMinedDraft(const Record& r, std::vector<Diagnostic>* out) {
 void LintContent(const Record& r, const LintOptions& options, std::vector<Diagnostic>* out) {
   for (std::size_t i = 0; i < r.dead_ends.size(); ++i) {
     if (Blank(r.dead_ends[i].action)) {
-      Warn(r, {std::string("dead_ends"), i, std::string("action")}, "empty-action",
+      WarnField(r, {std::string("dead_ends"), i, std::string("action")}, "empty-action",
            "empty action: say what people try that fails", out);
     }
   }
   for (std::size_t i = 0; i < r.workarounds.size(); ++i) {
     if (Blank(r.workarounds[i].action)) {
-      Warn(r, {std::string("workarounds"), i, std::string("action")}, "empty-action",
+      WarnField(r, {std::string("workarounds"), i, std::string("action")}, "empty-action",
            "empty action: say what to do", out);
     }
   }
   if (!r.signature_zh.empty() && r.signature_zh == r.signature) {
-    Warn(r, {std::string("signature_zh")}, "untranslated-zh", "identical to signature (not translated)", out);
+    WarnField(r, {std::string("signature_zh")}, "untranslated-zh", "identical to signature (not translated)", out);
   }
   if (!r.root_cause_zh.empty() && r.root_cause_zh == r.root_cause) {
-    Warn(r, {std::string("root_cause_zh")}, "untranslated-zh", "identical to root_cause (not translated)", out);
+    WarnField(r, {std::string("root_cause_zh")}, "untranslated-zh", "identical to root_cause (not translated)", out);
   }
   for (std::size_t i = 0; i < r.workarounds_zh.size(); ++i) {
     const std::string& zh = r.workarounds_zh[i];
     bool same = i < r.workarounds.size() && (zh == r.workarounds[i].action || zh == r.workarounds[i].how);
     if (!zh.empty() && same) {
-      Warn(r, {std::string("workarounds_zh"), i}, "untranslated-zh",
+      WarnField(r, {std::string("workarounds_zh"), i}, "untranslated-zh",
            fmt::format("identical to workarounds[{}] (not translated)", i), out);
     }
   }
@@ -114,7 +114,7 @@ void LintContent(const Record& r, const LintOptions& options, std::vector<Diagno
   LintEvidence(r, out);
   if (r.verification_tier == "mined") LintMinedDraft(r, out);
   if (r.first_seen && r.last_confirmed && *r.first_seen > *r.last_confirmed) {
-    Warn(r, {std::string("first_seen")}, "date-order",
+    WarnField(r, {std::string("first_seen")}, "date-order",
          fmt::format("first_seen {} is later than last_confirmed {}", r.first_seen->ToString(),
                      r.last_confirmed->ToString()),
          out);
@@ -126,7 +126,7 @@ void LintContent(const Record& r, const LintOptions& options, std::vector<Diagno
     if (r.verification_tier == "source_verified" && r.last_updated && *r.last_updated > checked) checked = *r.last_updated;
     int64_t age = options.today.DaysSinceEpoch() - checked.DaysSinceEpoch();
     if (age > options.stale_after_days) {
-      Warn(r, {std::string("last_confirmed")}, "stale",
+      WarnField(r, {std::string("last_confirmed")}, "stale",
            fmt::format("last confirmed {} days ago ({}); re-check the record", age, r.last_confirmed->ToString()),
            out);
     }
@@ -160,7 +160,7 @@ void LintGraph(const KnowledgeBase& kb, std::vector<Diagnostic>* out) {
           out->push_back(DiagnosticAt(r.origin, field, Severity::kError, "dangling-edge", r.id,
                                       fmt::format("no record has the id \"{}\"", edges[i].error_id)));
         } else if (k.inverse && !has_edge(target->transition_graph.*(k.inverse), r.id)) {
-          Warn(r, field, "edge-asymmetry",
+          WarnField(r, field, "edge-asymmetry",
                fmt::format("{} has no matching {} edge back to this record", target->id, k.inverse_name), out);
         }
       }

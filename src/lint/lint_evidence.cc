@@ -17,9 +17,6 @@ namespace {
 
 constexpr std::string_view kSourceVerified = "source_verified";
 
-void Warn(const Record& r, JsonPath field, std::string rule, std::string message, std::vector<Diagnostic>* out) {
-  out->push_back(DiagnosticAt(r.origin, field, Severity::kWarning, std::move(rule), r.id, std::move(message)));
-}
 
 // Runs of blanks become one space, so that an occurrence copied with its
 // line breaks still holds a signature written on one line.
@@ -58,12 +55,12 @@ void LintAttested(const Record& r, std::vector<Diagnostic>* out) {
     return std::any_of(seen.begin(), seen.end(), [&](const std::string& s) { return s.find(want) != std::string::npos; });
   };
   if (!attested(r.signature)) {
-    Warn(r, {std::string("signature")}, "unattested", "no occurrence holds the signature: quote a real one with its source",
+    WarnField(r, {std::string("signature")}, "unattested", "no occurrence holds the signature: quote a real one with its source",
          out);
   }
   for (std::size_t i = 0; i < r.aliases.size(); ++i) {
     if (!attested(r.aliases[i])) {
-      Warn(r, {std::string("aliases"), i}, "unattested",
+      WarnField(r, {std::string("aliases"), i}, "unattested",
            fmt::format("no occurrence holds aliases[{}]: quote a real one with its source", i), out);
     }
   }
@@ -75,17 +72,17 @@ void LintSourcedClaims(const Record& r, std::vector<Diagnostic>* out) {
   if (r.verification_tier != kSourceVerified) return;
   const char* why = "the record is source_verified";
   if (r.sources.empty()) {
-    Warn(r, {std::string("sources")}, "unsourced-claim", fmt::format("{} but lists no sources", why), out);
+    WarnField(r, {std::string("sources")}, "unsourced-claim", fmt::format("{} but lists no sources", why), out);
   }
   for (std::size_t i = 0; i < r.workarounds.size(); ++i) {
     if (r.workarounds[i].sources.empty()) {
-      Warn(r, {std::string("workarounds"), i, std::string("sources")}, "unsourced-claim",
+      WarnField(r, {std::string("workarounds"), i, std::string("sources")}, "unsourced-claim",
            fmt::format("{} but this workaround has no sources", why), out);
     }
   }
   for (std::size_t i = 0; i < r.dead_ends.size(); ++i) {
     if (r.dead_ends[i].sources.empty()) {
-      Warn(r, {std::string("dead_ends"), i, std::string("sources")}, "unsourced-claim",
+      WarnField(r, {std::string("dead_ends"), i, std::string("sources")}, "unsourced-claim",
            fmt::format("{} but this dead end has no sources", why), out);
     }
   }
@@ -157,7 +154,7 @@ void LintZhNames(const Record& r, std::vector<Diagnostic>* out) {
     if (missing.empty()) continue;
     std::string list;
     for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    Warn(r, {std::string(p.field)}, "zh-class-name",
+    WarnField(r, {std::string(p.field)}, "zh-class-name",
          fmt::format("the English names {} but the Chinese text does not: keep class and status names as written",
                      list),
          out);
@@ -168,7 +165,7 @@ void LintZhNames(const Record& r, std::vector<Diagnostic>* out) {
 
 void LintEvidence(const Record& r, std::vector<Diagnostic>* out) {
   if (!AnySources(r)) {
-    Warn(r, {std::string("sources")}, "no-sources",
+    WarnField(r, {std::string("sources")}, "no-sources",
          "the record names no source: add the threads, docs or source lines its facts come from", out);
   }
   LintAttested(r, out);

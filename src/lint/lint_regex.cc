@@ -14,6 +14,7 @@
 #include "regex/pcre2_regex.h"
 #include "match/prefilter.h"
 #include "regex/python_regex.h"
+#include "util/strings.h"
 
 namespace kedb {
 namespace {
@@ -108,15 +109,11 @@ void LintSelfMatch(const Compiled& c, std::vector<Diagnostic>* out) {
 // Whether some line of `text` matches: matching tries a pattern on one line
 // at a time, so `^` and `$` hold at each line's ends and nothing spans two.
 bool AnyLineMatches(const Pcre2Regex& regex, std::string_view text) {
-  while (!text.empty()) {
-    std::size_t end = text.find('\n');
-    std::string_view line = text.substr(0, end);
+  const std::vector<std::string_view> lines = util::SplitLines(text);
+  return std::any_of(lines.begin(), lines.end(), [&](std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (regex.Search(line)) return true;
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
-  }
-  return false;
+    return regex.Search(line);
+  });
 }
 
 // The record's real occurrences must match, and the texts of other errors

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 
+#include "util/strings.h"
 #include "util/text_words.h"
 
 namespace kedb::match {
@@ -209,17 +210,12 @@ void SignatureIndex::DeriveCounters(const KnowledgeBase& kb) {
   for (const Record& rec : kb.records()) {
     record_counters_.push_back(static_cast<uint32_t>(counter_weight_.size()));
     for (const Occurrence& c : rec.counterexamples) {
-      std::string_view text = c.text;
-      while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        const LineWords line = Words(text.substr(0, end));
-        if (!line.known.empty()) {
-          counter_begin_.push_back(static_cast<uint32_t>(counter_ids_.size()));
-          for (const auto& [id, idf] : line.known) counter_ids_.push_back(id);
-          counter_weight_.push_back(line.weight);
-        }
-        if (end == std::string_view::npos) break;
-        text.remove_prefix(end + 1);
+      for (std::string_view text : util::SplitLines(c.text)) {
+        const LineWords line = Words(text);
+        if (line.known.empty()) continue;
+        counter_begin_.push_back(static_cast<uint32_t>(counter_ids_.size()));
+        for (const auto& [id, idf] : line.known) counter_ids_.push_back(id);
+        counter_weight_.push_back(line.weight);
       }
     }
   }

@@ -63,13 +63,12 @@ std::string OsKey(std::string_view value) {
 // and the error line exactly as it was posted (the signature is cut from
 // it). A thread read from plain text has no address, and gets neither.
 void AddEvidence(const Thread& thread, const Signatures& s, Record* r) {
-  auto http = [](const std::string& u) { return u.starts_with("https://") || u.starts_with("http://"); };
-  if (http(thread.url)) r->sources.push_back(thread.url);
+  if (util::IsHttpUrl(thread.url)) r->sources.push_back(thread.url);
   if (s.candidates.empty()) return;
   const SignatureCandidate& c = s.candidates[0];
   std::string where = c.post < thread.posts.size() ? thread.posts[c.post].url : "";
-  if (!http(where)) where = thread.url;
-  if (http(where)) r->occurrences.push_back(Occurrence{c.example, where, "", ""});
+  if (!util::IsHttpUrl(where)) where = thread.url;
+  if (util::IsHttpUrl(where)) r->occurrences.push_back(Occurrence{c.example, where, "", ""});
 }
 
 void FillRecord(const Thread& thread, const ThreadText& text, const std::vector<ThreadLine>& errors, Draft* d) {

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "util/strings.h"
+
 namespace kedb {
 namespace {
 
@@ -147,14 +149,11 @@ bool ValidId(std::string_view id) {
   return true;
 }
 
-// An http(s) address: sources must be something a reader can open.
-bool HttpUrl(std::string_view u) { return u.rfind("http://", 0) == 0 || u.rfind("https://", 0) == 0; }
-
 void ReadUrlList(Reader& r, const Json& v, const JsonPath& path, std::vector<std::string>* out) {
   std::size_t first = out->size();
   r.StringList(v, path, out);
   for (std::size_t i = first; i < out->size(); ++i) {
-    if (!HttpUrl((*out)[i])) r.Error(Reader::Child(path, i - first), fmt::format("\"{}\" is not an http(s) URL", (*out)[i]));
+    if (!util::IsHttpUrl((*out)[i])) r.Error(Reader::Child(path, i - first), fmt::format("\"{}\" is not an http(s) URL", (*out)[i]));
   }
 }
 
@@ -167,7 +166,7 @@ void ReadOccurrences(Reader& r, const Json& v, const JsonPath& path, bool counte
     };
     auto source = [&](const Json& x, const JsonPath& q) {
       r.RequiredString(x, q, &o.source);
-      if (!o.source.empty() && !HttpUrl(o.source)) r.Error(q, fmt::format("{} is not an http(s) URL", x.dump()));
+      if (!o.source.empty() && !util::IsHttpUrl(o.source)) r.Error(q, fmt::format("{} is not an http(s) URL", x.dump()));
     };
     auto optional = [&](std::string* field) {
       return [&r, field](const Json& x, const JsonPath& q) { r.String(x, q, field); };
@@ -317,7 +316,7 @@ bool RecordFromJson(const Json& doc, Record* out, std::vector<FieldIssue>* issue
            [&](const Json& v, const JsonPath& p) {
              r.String(v, p, &rec.official_doc_url);
              const std::string& u = rec.official_doc_url;
-             if (!u.empty() && u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0) {
+             if (!u.empty() && !util::IsHttpUrl(u)) {
                r.Error(p, fmt::format("{} is not an http(s) URL", v.dump()));
              }
            }},

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "util/strings.h"
+
 namespace kedb {
 namespace {
 
@@ -185,7 +187,7 @@ std::string SarifUri(const std::string& path) {
 // help text instead of being sent broken.
 bool IsPlainUri(const std::string& url) {
   static constexpr std::string_view kAllowed = "-._~:/?#[]@!$&'()*+,;=%";
-  if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) return false;
+  if (!util::IsHttpUrl(url)) return false;
   for (char c : url) {
     const auto b = static_cast<unsigned char>(c);
     if (b >= 0x80 || (!std::isalnum(b) && kAllowed.find(c) == std::string_view::npos)) return false;

@@ -6,6 +6,7 @@
 #include "render/evidence_render.h"
 #include "render/render.h"
 #include "store/posterior.h"
+#include "util/strings.h"
 
 namespace kedb {
 namespace {
@@ -105,13 +106,8 @@ std::string Wrap(const std::string& text, std::size_t indent, std::size_t width 
 std::string WrapField(const char* label, const std::string& text, std::size_t indent) {
   if (text.find('\n') == std::string::npos) return Wrap(fmt::format("{}: {}", label, text), indent);
   std::string out = Wrap(fmt::format("{}:", label), indent);
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
-    const std::string line = text.substr(at, end - at);
-    if (line.find_first_not_of(" \t\r") != std::string::npos) out += Wrap(line, indent + 2);
-    at = end + 1;
+  for (std::string_view line : util::SplitLines(text)) {
+    if (!util::Trim(line).empty()) out += Wrap(std::string(line), indent + 2);
   }
   return out;
 }

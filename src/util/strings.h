@@ -25,6 +25,9 @@ inline std::string_view Trim(std::string_view s) {
 
 inline bool Contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
+// An http(s) address: something a reader can open.
+inline bool IsHttpUrl(std::string_view u) { return u.starts_with("http://") || u.starts_with("https://"); }
+
 // ASCII letters lower-cased; every other byte (UTF-8 included) as it is.
 inline std::string AsciiLower(std::string_view s) {
   std::string out(s);
