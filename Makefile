@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 KEDB = ./$(BUILD)/kedb
 
-.PHONY: all build test test-asan fuzz demo serve bench setup clean
+.PHONY: all build test test-asan fuzz demo serve bench bench-scale setup clean
 
 all: build
 
@@ -70,6 +70,11 @@ bench: build
 	  rc=$$?; bash tests/pg/server.sh stop $(BUILD)/bench-postgres; exit $$rc
 	bash bench/compare_cli.sh
 	bash bench/store_reload.sh
+
+# kedb on generated knowledge bases of 10k and 100k records (SIZES="..."
+# for others; BASELINE=path/to/kedb for another build side by side).
+bench-scale: build
+	bash bench/scale.sh
 
 clean:
 	rm -rf $(BUILD)

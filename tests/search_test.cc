@@ -1,6 +1,7 @@
 // Search by words: the tokenizer, BM25 ranking, and `kedb search`.
 #include <algorithm>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -89,7 +90,7 @@ TEST(Search, IndexSurvivesItsCacheFileAndRefusesDamage) {
   KnowledgeBase smaller = KnowledgeBase::FromRecords({testing::MakeRecord("t/a", "x", "x")});
   EXPECT_FALSE(search::Bm25Index::Deserialize(smaller, bytes));
   // The key follows the content the index reads.
-  std::vector<Record> edited = kb->records();
+  std::vector<Record> edited(kb->records().begin(), kb->records().end());
   uint64_t key = search::Bm25Index::ContentKey(*kb);
   edited[0].root_cause += " (edited)";
   EXPECT_NE(search::Bm25Index::ContentKey(KnowledgeBase::FromRecords(std::move(edited))), key);
@@ -141,6 +142,43 @@ TEST(Search, Cli) {
   EXPECT_NE(zh.out.find("1. cuda/cudnn-bn-epsilon-nan"), std::string::npos);
   EXPECT_EQ(RunKedb("search " + kb + " zzyzx").exit_code, 1);
   EXPECT_EQ(RunKedb("search " + kb).exit_code, 2);
+}
+
+// A search costs the same at any size: words in more records than its
+// posting budget (8,192) only refine what rarer words found. The answers
+// stay those of a full scoring: the record with the rare word and a
+// common one before the record with the rare word alone, and a domain
+// filter still reaches records deep in the index.
+TEST(Search, CommonWordsStayBoundedAndKeepTheOrder) {
+  std::vector<Record> records;
+  for (int i = 0; i < 30000; ++i) {
+    Record r;
+    r.id = "gen/r" + std::to_string(i);
+    r.domain = i == 29999 ? "rare" : "gen";
+    // "flush" is in a third of the records: too common for the budget, not
+    // so common that it weighs nothing.
+    r.signature = fmt::format("shard writer could not {} segment {}", i % 3 == 0 ? "flush" : "close", i % 7);
+    r.regex = "x";
+    records.push_back(std::move(r));
+  }
+  records[29990].signature = "shard writer could not flush zebraquota";
+  records[29991].signature = "shard writer could not close zebraquota";
+  KnowledgeBase kb = KnowledgeBase::FromRecords(std::move(records));
+  search::Bm25Index index(kb);
+  auto hits = index.Search("flush zebraquota", 5);
+  ASSERT_EQ(hits.size(), 2u);  // only the rare word's records are scored
+  EXPECT_EQ(kb.records()[hits[0].record].id, "gen/r29990");
+  EXPECT_EQ(kb.records()[hits[1].record].id, "gen/r29991");
+  EXPECT_GT(hits[0].score, hits[1].score);
+  EXPECT_EQ(hits[0].terms, (std::vector<std::string>{"flush", "zebraquota"}));
+  EXPECT_EQ(hits[1].terms, (std::vector<std::string>{"zebraquota"}));
+  // Only common words: still an answer.
+  EXPECT_EQ(index.Search("shard writer could not flush", 3).size(), 3u);
+  // The filter is applied while scoring, not to a short list of the best.
+  auto rare = index.Search("shard writer could not close", 3,
+                           [&](std::size_t i) { return kb.records()[i].domain == "rare"; });
+  ASSERT_EQ(rare.size(), 1u);
+  EXPECT_EQ(kb.records()[rare[0].record].id, "gen/r29999");
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 // load from the files gives, and a changed or damaged source is never
 // served from a stale snapshot.
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "kb/snapshot.h"
@@ -32,6 +34,14 @@ void ExpectSameLoad(const std::string& path) {
   for (std::size_t i = 0; i < kb->size(); ++i) {
     EXPECT_TRUE(again->records()[i] == kb->records()[i]) << kb->records()[i].id;
   }
+  // Read in place, it answers by id and has the content key of the source.
+  for (const Record& r : kb->records()) {
+    const Record* found = again->Find(r.id);
+    ASSERT_NE(found, nullptr) << r.id;
+    EXPECT_EQ(found->id, r.id);
+  }
+  EXPECT_EQ(again->Find("no/such-record"), nullptr);
+  EXPECT_EQ(again->content_key(), kb->content_key());
   EXPECT_EQ(from_snapshot.diagnostics, from_files.diagnostics);
   EXPECT_EQ(from_snapshot.documents, from_files.documents);
   EXPECT_EQ(from_snapshot.rejected, from_files.rejected);
@@ -108,6 +118,78 @@ TEST(Snapshot, ChangedOrDamagedSourceIsReloaded) {
   auto key = SnapshotKey(kb.path().string(), LoadOptions{});
   ASSERT_TRUE(key.has_value());
   EXPECT_FALSE(fs::exists(SnapshotPath(cache.path().string(), kb.path().string(), *key)));
+}
+
+// A record is decoded only when touched, at a stable address; records
+// whose bytes change under a running process are refused, not served: the
+// process names the file, removes it and stops.
+TEST(Snapshot, RecordsAreDecodedInPlaceAndCheckedWhenTouched) {
+  TempDir dir, cache;
+  std::string jsonl;
+  for (int i = 0; i < 50; ++i) {
+    jsonl += fmt::format(R"({{"id": "t/r{}", "signature": "widget {} failed", "regex": "widget {} failed", "domain": "t"}})",
+                         i, i, i) + "\n";
+  }
+  const std::string path = (dir.path() / "kb.jsonl").string();
+  testing::WriteFile(path, jsonl);
+  LoadReport report;
+  auto kb = KnowledgeBase::Load(path, LoadOptions{}, &report);
+  ASSERT_TRUE(kb.ok());
+  const std::string file = SnapshotPath(cache.path().string(), path, 7);
+  ASSERT_TRUE(SaveSnapshot(file, 7, *kb, report));
+  auto mapped = LoadSnapshot(file, 7, nullptr);
+  ASSERT_TRUE(mapped.has_value());
+  const Record* r7 = mapped->Find("t/r7");
+  ASSERT_NE(r7, nullptr);
+  EXPECT_EQ(r7->signature, "widget 7 failed");
+  EXPECT_EQ(&mapped->records()[7], r7);  // decoded once, kept
+  EXPECT_EQ(mapped->Find("t/r49")->regex, "widget 49 failed");
+
+  // The file is changed in place after it was opened (not through a
+  // rename, which would leave the mapping alone).
+  std::string bytes = testing::ReadFile(file);
+  const std::size_t at = bytes.find("widget 30 failed");
+  ASSERT_NE(at, std::string::npos);
+  {
+    std::FILE* f = std::fopen(file.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, static_cast<long>(at), SEEK_SET);
+    std::fputc('W', f);
+    std::fclose(f);
+  }
+  EXPECT_EXIT(mapped->Find("t/r30"), ::testing::ExitedWithCode(70), "snapshot .* is damaged");
+  // The process that found the damage removed the file; the next load
+  // builds it again from the source.
+  EXPECT_FALSE(fs::exists(file));
+}
+
+// An engine opened for reading records builds its indexes only when text
+// is first matched, and then answers as one built at open.
+TEST(Snapshot, DeferredIndexesAreBuiltOnFirstMatch) {
+  TempDir cache;
+  OpenOptions options;
+  options.cache_dir = cache.path().string();
+  options.defer_indexes = true;
+  const std::string kb = (testing::SourceDir() / "kb").string();
+  auto deferred = Engine::Open(kb, options);
+  ASSERT_TRUE(deferred.ok());
+  ASSERT_NE((*deferred)->kb().Find("cuda/cudnn-bn-epsilon-nan"), nullptr);
+  // Nothing compiled yet: only the snapshot is in the cache folder.
+  for (const auto& e : fs::directory_iterator(cache.path())) {
+    EXPECT_EQ(e.path().filename().string().rfind("kb-", 0), 0u) << e.path();
+  }
+  const std::string text = "RuntimeError: CUDA error: an illegal memory access was encountered";
+  MatchResult lazy = (*deferred)->Match(text, MatchOptions{});
+  EXPECT_TRUE((*deferred)->Prepare().ok());
+  options.defer_indexes = false;
+  auto eager = Engine::Open(kb, options);
+  ASSERT_TRUE(eager.ok());
+  MatchResult built = (*eager)->Match(text, MatchOptions{});
+  ASSERT_FALSE(lazy.matches.empty());
+  ASSERT_EQ(lazy.matches.size(), built.matches.size());
+  for (std::size_t i = 0; i < lazy.matches.size(); ++i) {
+    EXPECT_EQ(lazy.matches[i].record->id, built.matches[i].record->id);
+  }
 }
 
 }  // namespace

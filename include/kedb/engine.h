@@ -28,6 +28,10 @@ struct OpenOptions {
   // A knowledge base with no record is an error (NoRecordsMessage) unless
   // this is set: a server may start empty and be filled before a reload.
   bool allow_empty = false;
+  // Leave the pattern database and the similarity index until the first
+  // match, scan or Prepare() needs them: a command that only reads records
+  // (show, search, chain) then costs about the same at any size.
+  bool defer_indexes = false;
 };
 
 class Engine {
@@ -35,8 +39,13 @@ class Engine {
   // Loads the knowledge base at `kb_path` and compiles its patterns.
   static Result<std::shared_ptr<const Engine>> Open(const std::string& kb_path, const OpenOptions& options,
                                                     LoadReport* report = nullptr);
-  static Result<std::shared_ptr<const Engine>> FromKnowledgeBase(KnowledgeBase kb, const std::string& cache_dir);
+  static Result<std::shared_ptr<const Engine>> FromKnowledgeBase(KnowledgeBase kb, const std::string& cache_dir,
+                                                                  bool defer_indexes = false);
   ~Engine();
+
+  // Builds what defer_indexes put off, once; returns the status of that
+  // build (Ok at once for an engine built at open). Thread-safe.
+  Status Prepare() const;
 
   // Every known error in one message (one or more lines). Cost: one pass
   // over the text plus a confirmation per candidate line.

@@ -13,6 +13,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -76,9 +79,54 @@ class KnowledgeBase {
   // of an id are dropped and reported.
   static KnowledgeBase FromRecords(std::vector<Record> records, LoadReport* report = nullptr);
 
-  const std::vector<Record>& records() const { return records_; }
-  std::size_t size() const { return records_.size(); }
-  const Record* Find(std::string_view id) const;  // nullptr when absent; O(1)
+  // Every record, in load order. A knowledge base read from a snapshot
+  // decodes a record the first time it is touched (kb/mapped_records.h),
+  // so a command that reads one record does not pay for all of them;
+  // walking them all decodes them all.
+  class Records {
+   public:
+    class iterator {
+     public:
+      using iterator_category = std::forward_iterator_tag;
+      using value_type = Record;
+      using difference_type = std::ptrdiff_t;
+      using pointer = const Record*;
+      using reference = const Record&;
+      iterator() = default;
+      iterator(const KnowledgeBase* kb, std::size_t i) : kb_(kb), i_(i) {}
+      const Record& operator*() const { return kb_->record(i_); }
+      const Record* operator->() const { return &kb_->record(i_); }
+      iterator& operator++() { return ++i_, *this; }
+      iterator operator++(int) { iterator t = *this; ++i_; return t; }
+      bool operator==(const iterator& o) const { return i_ == o.i_; }
+
+     private:
+      const KnowledgeBase* kb_ = nullptr;
+      std::size_t i_ = 0;
+    };
+    explicit Records(const KnowledgeBase* kb) : kb_(kb) {}
+    std::size_t size() const { return kb_->size(); }
+    bool empty() const { return size() == 0; }
+    const Record& operator[](std::size_t i) const { return kb_->record(i); }
+    iterator begin() const { return {kb_, 0}; }
+    iterator end() const { return {kb_, size()}; }
+
+   private:
+    const KnowledgeBase* kb_;
+  };
+  Records records() const { return Records(this); }
+  const Record& record(std::size_t i) const;
+  std::size_t size() const;
+  const Record* Find(std::string_view id) const;  // nullptr when absent; O(1), or O(log n) from a snapshot
+
+  // A hash of every record's whole content, in order: caches built from
+  // the records (pattern databases, indexes) are keyed by it. Read from a
+  // snapshot, or computed once from the records (one pass over them).
+  uint64_t content_key() const;
+
+  // The records of a snapshot, read in place (kb/mapped_records.h).
+  class Mapped;
+  static KnowledgeBase FromMapped(std::shared_ptr<const Mapped> mapped);
 
  private:
   // Adds `record` unless its id is taken; then reports a duplicate-id error.
@@ -86,6 +134,9 @@ class KnowledgeBase {
 
   std::vector<Record> records_;
   std::unordered_map<std::string, std::size_t> by_id_;
+  std::shared_ptr<const Mapped> mapped_;  // set instead of records_ when read from a snapshot
+  struct KeyCache;
+  std::shared_ptr<KeyCache> key_;  // content_key() of records_, once computed
 };
 
 // Where caches for the knowledge base at `kb_path` go: a .kedb-cache folder

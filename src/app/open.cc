@@ -6,9 +6,11 @@
 
 namespace kedb::app {
 
-Result<std::shared_ptr<const Engine>> OpenEngine(const std::string& kb_path, std::string* notes) {
+Result<std::shared_ptr<const Engine>> OpenEngine(const std::string& kb_path, std::string* notes, bool records_only) {
   LoadReport report;
-  auto engine = OpenEngineAt(kb_path, OpenOptions{}, &report);
+  OpenOptions options;
+  options.defer_indexes = records_only;
+  auto engine = OpenEngineAt(kb_path, options, &report);
   notes->clear();
   if (engine.ok() && report.rejected > 0) {
     *notes = fmt::format("{} of {} documents in {} could not be loaded; `kedb lint --kb {}` says why\n",

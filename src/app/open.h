@@ -13,6 +13,9 @@ namespace kedb::app {
 // used, a knowledge base without records). Documents that fail to load are
 // left out; `notes` then says how many and points to `kedb lint`, and is
 // "" otherwise.
-Result<std::shared_ptr<const Engine>> OpenEngine(const std::string& kb_path, std::string* notes);
+// With `records_only`, the pattern database and similarity index wait
+// until something matches (OpenOptions::defer_indexes).
+Result<std::shared_ptr<const Engine>> OpenEngine(const std::string& kb_path, std::string* notes,
+                                                 bool records_only = false);
 
 }  // namespace kedb::app

@@ -58,7 +58,7 @@ Result<std::shared_ptr<const Engine>> OpenEngineFromStore(store::RecordStore& re
                                                              name, name));
   }
   const std::string cache = options.cache_dir == "-" ? "" : options.cache_dir.empty() ? UserCacheDir() : options.cache_dir;
-  return Engine::FromKnowledgeBase(std::move(loaded).value(), cache);
+  return Engine::FromKnowledgeBase(std::move(loaded).value(), cache, options.defer_indexes);
 }
 
 Result<PutSummary> PutKnowledge(const KnowledgeBase& kb, const std::string& spec, int64_t now) {

@@ -18,7 +18,7 @@ void RegisterChain(CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", args->json, "Print {\"id\",\"depth\",\"nodes\":[...],\"edges\":[...]}");
   cmd->footer("Exit status: 0 related errors found, 1 none, 2 error.\nExample:\n  kedb chain nccl/watchdog-timeout --depth 2");
   cmd->callback([args, exit_code]() {
-    auto engine = OpenForQuery(args->kb);
+    auto engine = OpenForQuery(args->kb, /*records_only=*/true);
     if (!engine) {
       *exit_code = kExitError;
       return;

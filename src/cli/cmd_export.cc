@@ -18,7 +18,7 @@ void RegisterExport(CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", args->json, "Print {\"records\",\"folded\",\"out\"}");
   cmd->footer("Example:\n  kedb export --kb kb --out kb && git diff kb/");
   cmd->callback([args, exit_code]() {
-    auto engine = OpenForQuery(args->kb);
+    auto engine = OpenForQuery(args->kb, /*records_only=*/true);
     if (!engine) {
       *exit_code = kExitError;
       return;

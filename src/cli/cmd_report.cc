@@ -51,7 +51,7 @@ void RegisterReport(CLI::App& app, int* exit_code) {
     q.position = args->workaround != 0 ? args->workaround : args->dead_end;
     q.outcome = args->worked ? "worked" : args->failed ? "failed" : "partial";
     q.now = static_cast<int64_t>(std::time(nullptr));
-    auto engine = OpenForQuery(args->kb);
+    auto engine = OpenForQuery(args->kb, /*records_only=*/true);
     if (!engine) {
       *exit_code = kExitError;
       return;

@@ -23,7 +23,7 @@ void RegisterSearch(CLI::App& app, int* exit_code) {
       "Exit status: 0 records found, 1 none, 2 error.\nExamples:\n  kedb search batch norm epsilon zero\n"
       "  kedb search --lang zh 批量归一化 epsilon");
   cmd->callback([args, exit_code]() {
-    auto engine = OpenForQuery(args->kb);
+    auto engine = OpenForQuery(args->kb, /*records_only=*/true);
     if (!engine) {
       *exit_code = kExitError;
       return;

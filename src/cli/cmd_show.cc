@@ -19,7 +19,7 @@ void RegisterShow(CLI::App& app, int* exit_code) {
                 "Print the record's native JSON (with an \"observed\" member when outcomes were reported)");
   cmd->footer("Example:\n  kedb show cuda/cudnn-bn-epsilon-nan --lang zh");
   cmd->callback([args, exit_code]() {
-    auto engine = OpenForQuery(args->kb);
+    auto engine = OpenForQuery(args->kb, /*records_only=*/true);
     if (!engine) {
       *exit_code = kExitError;
       return;

@@ -21,7 +21,7 @@ void RegisterStats(CLI::App& app, int* exit_code) {
   AddStoreOption(cmd, &args->store);
   cmd->footer("Examples:\n  kedb stats --kb ../shared/corpora/deadends/canons --json\n  kedb stats --hits");
   cmd->callback([args, exit_code]() {
-    auto engine = OpenForQuery(args->kb);
+    auto engine = OpenForQuery(args->kb, /*records_only=*/true);
     if (!engine) {
       *exit_code = kExitError;
       return;

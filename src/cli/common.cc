@@ -57,10 +57,10 @@ TextStyle StyleFor(const std::string& color) {
   return {.color = isatty(STDOUT_FILENO) == 1 && !dumb && (no_color == nullptr || *no_color == '\0')};
 }
 
-std::shared_ptr<const Engine> OpenForQuery(const std::string& kb_path) {
+std::shared_ptr<const Engine> OpenForQuery(const std::string& kb_path, bool records_only) {
   std::string path = kb_path.empty() ? DefaultKbPath() : kb_path;
   std::string notes;
-  auto engine = app::OpenEngine(path, &notes);
+  auto engine = app::OpenEngine(path, &notes, records_only);
   if (!engine.ok()) {
     PrintError(fmt::format("kedb: {}\n", engine.status().message()));
     return nullptr;

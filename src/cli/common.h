@@ -45,7 +45,9 @@ TextStyle StyleFor(const std::string& color);
 // Documents that fail to load are left out, with one line on stderr
 // pointing to `kedb lint`. nullptr (after printing why) when the path
 // cannot be used at all or holds no record.
-std::shared_ptr<const Engine> OpenForQuery(const std::string& kb_path);
+// `records_only` for a command that never matches text (show, search,
+// chain, stats): the indexes are then built only if something needs them.
+std::shared_ptr<const Engine> OpenForQuery(const std::string& kb_path, bool records_only = false);
 
 // Where a knowledge base's caches go: beside it for a path
 // (DefaultCacheDir), the user's cache folder for one kept in a store.

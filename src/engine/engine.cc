@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <map>
 
@@ -35,14 +36,19 @@ Result<std::shared_ptr<const Engine>> Engine::Open(const std::string& kb_path, c
   auto kb = KnowledgeBase::LoadCached(kb_path, options.load, cache, rep);
   if (!kb.ok()) return kb.status();
   if (kb->size() == 0 && !options.allow_empty) return Status::NotFound(NoRecordsMessage(kb_path, *rep));
-  return FromKnowledgeBase(std::move(kb).value(), cache);
+  return FromKnowledgeBase(std::move(kb).value(), cache, options.defer_indexes);
 }
 
-Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb, const std::string& cache_dir) {
+Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb, const std::string& cache_dir,
+                                                                bool defer_indexes) {
   auto impl = std::make_unique<Impl>(std::move(kb), cache_dir);
-  if (Status st = impl->Build(); !st.ok()) return st;
+  if (!defer_indexes) {
+    if (Status st = impl->Build(); !st.ok()) return st;
+  }
   return std::shared_ptr<const Engine>(new Engine(std::move(impl)));
 }
+
+Status Engine::Prepare() const { return impl_->Build(); }
 
 const KnowledgeBase& Engine::kb() const { return impl_->kb(); }
 
@@ -61,18 +67,25 @@ SearchResult Engine::Search(std::string_view query, const SearchOptions& options
 Engine::Impl::Impl(KnowledgeBase kb, std::string cache_dir) : kb_(std::move(kb)), cache_dir_(std::move(cache_dir)) {}
 Engine::Impl::~Impl() = default;
 
-Status Engine::Impl::Build() {
-  std::vector<std::string> patterns;
-  patterns.reserve(kb_.size());
-  for (const Record& r : kb_.records()) patterns.push_back(r.regex);
-  // The signature index needs only the records: it is read from the cache
-  // (or built) on the other core while the pattern database loads.
-  auto signatures = std::async(std::launch::async, [this] { return match::SignatureIndex::Open(kb_, cache_dir_); });
-  auto set = match::PatternSet::Build(std::move(patterns), cache_dir_);
-  signatures_ = signatures.get();
-  if (!set.ok()) return set.status();
-  patterns_ = std::move(set).value();
-  return Status::Ok();
+Status Engine::Impl::Build() const {
+  std::call_once(build_once_, [this] {
+    std::vector<std::string> patterns;
+    patterns.reserve(kb_.size());
+    for (const Record& r : kb_.records()) patterns.push_back(r.regex);
+    // The signature index needs only the records: it is read from the cache
+    // (or built) on the other core while the pattern database loads.
+    auto signatures = std::async(std::launch::async, [this] { return match::SignatureIndex::Open(kb_, cache_dir_); });
+    auto set = match::PatternSet::Build(std::move(patterns), cache_dir_);
+    signatures_ = signatures.get();
+    if (set.ok()) {
+      patterns_ = std::move(set).value();
+      return;
+    }
+    build_status_ = set.status();
+    auto empty = match::PatternSet::Build({}, "");
+    patterns_ = empty.ok() ? std::move(empty).value() : nullptr;
+  });
+  return build_status_;
 }
 
 // Lines past this many are matched by pattern only: a pasted message is
@@ -120,9 +133,12 @@ std::vector<Candidate> Engine::Impl::MessageCandidates(const match::MessageLines
   const std::vector<bool> problem = short_message ? std::vector<bool>() : ProblemLines(text, starts, m.marks);
   std::vector<match::LineHit> hits;
   hits.reserve(8);
-  patterns_->Scan(text, starts, &hits);
+  patterns().Scan(text, starts, &hits);
   const match::TextEnv text_env = match::TextEnvOf(text);
-  std::vector<bool> regex_hit(kb_.size(), false);
+  // Records a pattern hit, as a set: a message hits a handful, and a flag
+  // per record would cost a pass over the knowledge base per call.
+  std::vector<std::size_t> hit_records;
+  auto regex_hit = [&](std::size_t r) { return std::find(hit_records.begin(), hit_records.end(), r) != hit_records.end(); };
   std::vector<Candidate> candidates;
   candidates.reserve(hits.size() + 2 * options.top);
   // The lines that may name an error, for the candidates of the whole message.
@@ -133,16 +149,16 @@ std::vector<Candidate> Engine::Impl::MessageCandidates(const match::MessageLines
     const bool has_hits = h < hits.size() && hits[h].line == i;
     const bool fuzzy = i < kFuzzyLinesPerMessage && (short_message || problem[i]);
     if (!has_hits && !fuzzy) continue;
-    match::LineWords words = signatures_->Words(line);
+    match::LineWords words = signatures().Words(line);
     if (has_hits) {
       const std::size_t first = candidates.size();
       AddLineMatches(*this, hits, &h, line, words, m.origins[i], m.numbers[i], options, text_env, &candidates);
-      for (std::size_t k = first; k < candidates.size(); ++k) regex_hit[candidates[k].record] = true;
+      for (std::size_t k = first; k < candidates.size(); ++k) hit_records.push_back(candidates[k].record);
     }
     if (!fuzzy) continue;
     // With no pattern fired anywhere, search widens the net (first lines only).
     for (const match::Neighbour& n : FuzzyRecords(line, words, options.top, hits.empty() && i < kSearchLinesPerMessage)) {
-      if (regex_hit[n.record]) continue;
+      if (regex_hit(n.record)) continue;
       candidates.push_back(MakeFuzzyMatch(*this, n, line, words, m.origins[i], m.numbers[i], options, text_env));
     }
     fuzzy_lines.emplace_back(i, std::move(words));
@@ -153,26 +169,26 @@ std::vector<Candidate> Engine::Impl::MessageCandidates(const match::MessageLines
   // (A message of one line is its own context: its words are known.)
   const bool one_line = starts.size() == 1 && fuzzy_lines.size() == 1;
   match::LineWords whole;
-  if (!one_line) whole = signatures_->Words(text.substr(0, std::min(text.size(), kContextBytes)));
+  if (!one_line) whole = signatures().Words(text.substr(0, std::min(text.size(), kContextBytes)));
   const match::LineWords& context = one_line ? fuzzy_lines.front().second : whole;
   if (starts.size() > 1 && !fuzzy_lines.empty()) {
-    for (const match::Neighbour& whole_text : signatures_->Nearest(context, options.top, match::kFuzzyMinSimilarity)) {
+    for (const match::Neighbour& whole_text : signatures().Nearest(context, options.top, match::kFuzzyMinSimilarity)) {
       const std::size_t r = whole_text.record;
-      if (regex_hit[r]) continue;
+      if (regex_hit(r)) continue;
       const auto* best = &fuzzy_lines.front();
       match::Neighbour on_line{r, {}};
       on_line.measures.resemblance = -1;
       for (const auto& fl : fuzzy_lines) {
-        const match::WordMeasures measures = signatures_->Measure(fl.second, r);
+        const match::WordMeasures measures = signatures().Measure(fl.second, r);
         if (measures.resemblance > on_line.measures.resemblance) best = &fl, on_line.measures = measures;
       }
       const std::size_t i = best->first;
-      if (signatures_->ReadsLikeCounterexample(best->second, r, on_line.measures.resemblance)) continue;
+      if (signatures().ReadsLikeCounterexample(best->second, r, on_line.measures.resemblance)) continue;
       candidates.push_back(MakeFuzzyMatch(*this, on_line, logs::LineText(text, starts, i), best->second, m.origins[i],
                                           m.numbers[i], options, text_env));
     }
   }
-  const std::vector<double> affinity = signatures_->domains().Affinity(context);
+  const std::vector<double> affinity = signatures().domains().Affinity(context);
   std::size_t lines_with_text = 0;
   for (std::size_t i = 0; i < starts.size(); ++i) {
     if (logs::LineText(text, starts, i).find_first_not_of(" \t") != std::string_view::npos) ++lines_with_text;
@@ -182,7 +198,7 @@ std::vector<Candidate> Engine::Impl::MessageCandidates(const match::MessageLines
     match::SetContext(*this, context, affinity, &c, one_line);
   }
   // A record hit by a pattern anywhere is not also offered as fuzzy.
-  std::erase_if(candidates, [&](const Candidate& c) { return c.match.kind == MatchKind::kFuzzy && regex_hit[c.record]; });
+  std::erase_if(candidates, [&](const Candidate& c) { return c.match.kind == MatchKind::kFuzzy && regex_hit(c.record); });
   return candidates;
 }
 
@@ -229,14 +245,14 @@ const search::Bm25Index& Engine::Impl::SearchIndex() const {
 
 std::vector<match::Neighbour> Engine::Impl::FuzzyRecords(std::string_view line, const match::LineWords& words,
                                                    std::size_t k, bool with_search) const {
-  auto out = signatures_->Nearest(words, k, match::kFuzzyMinSimilarity);
+  auto out = signatures().Nearest(words, k, match::kFuzzyMinSimilarity);
   if (!with_search) return out;
   for (const auto& hit : SearchIndex().Search(line, k)) {
     bool known = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.record == hit.record; });
     if (known) continue;
-    match::Neighbour n{hit.record, signatures_->Measure(words, hit.record)};
+    match::Neighbour n{hit.record, signatures().Measure(words, hit.record)};
     if (n.measures.resemblance < match::kFuzzyMinSimilarity) continue;
-    if (signatures_->ReadsLikeCounterexample(words, hit.record, n.measures.resemblance)) continue;
+    if (signatures().ReadsLikeCounterexample(words, hit.record, n.measures.resemblance)) continue;
     out.push_back(n);
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
@@ -249,12 +265,12 @@ std::vector<match::Neighbour> Engine::Impl::FuzzyRecords(std::string_view line, 
 
 SearchResult Engine::Impl::Search(std::string_view query, const SearchOptions& options) const {
   SearchResult result;
-  const std::size_t wanted = options.domain.empty() ? options.top : kb_.size();
-  for (auto& h : SearchIndex().Search(query, wanted)) {
-    const Record& r = kb_.records()[h.record];
-    if (!options.domain.empty() && r.domain != options.domain) continue;
-    result.hits.push_back({&r, h.score, std::move(h.terms)});
-    if (result.hits.size() >= options.top) break;
+  std::function<bool(std::size_t)> in_domain;
+  if (!options.domain.empty()) {
+    in_domain = [&](std::size_t i) { return kb_.records()[i].domain == options.domain; };
+  }
+  for (auto& h : SearchIndex().Search(query, options.top, in_domain)) {
+    result.hits.push_back({&kb_.records()[h.record], h.score, std::move(h.terms)});
   }
   return result;
 }

@@ -34,12 +34,21 @@ class Engine::Impl {
   ~Impl();
 
   // Compiles (or reads from the cache folder) the pattern database and the
-  // signature index, on both cores.
-  Status Build();
+  // signature index, on both cores, once; later calls return the first
+  // call's status. Called at open, or by the first call that needs them
+  // when the engine was opened with defer_indexes. A build that fails
+  // leaves empty indexes behind (nothing matches), and says why here.
+  Status Build() const;
 
   const KnowledgeBase& kb() const { return kb_; }
-  const match::PatternSet& patterns() const { return *patterns_; }
-  const match::SignatureIndex& signatures() const { return *signatures_; }
+  const match::PatternSet& patterns() const {
+    Build();
+    return *patterns_;
+  }
+  const match::SignatureIndex& signatures() const {
+    Build();
+    return *signatures_;
+  }
 
   MatchResult Match(std::string_view text, const MatchOptions& options) const;
   Status Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const;  // scan.cc
@@ -71,8 +80,10 @@ class Engine::Impl {
 
   KnowledgeBase kb_;
   std::string cache_dir_;  // "" for none
-  std::unique_ptr<match::PatternSet> patterns_;
-  std::unique_ptr<match::SignatureIndex> signatures_;
+  mutable std::once_flag build_once_;
+  mutable Status build_status_;
+  mutable std::unique_ptr<match::PatternSet> patterns_;
+  mutable std::unique_ptr<match::SignatureIndex> signatures_;
   mutable std::once_flag search_once_;
   mutable std::unique_ptr<search::Bm25Index> search_;
 };

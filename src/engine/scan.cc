@@ -390,8 +390,8 @@ void Engine::Impl::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
     }
     m.starts.resize(m.numbers.size());
     std::vector<Candidate> own = MessageCandidates(m, options);
-    const match::LineWords context = signatures_->Words(found->text);
-    const std::vector<double> affinity = signatures_->domains().Affinity(context);
+    const match::LineWords context = signatures().Words(found->text);
+    const std::vector<double> affinity = signatures().domains().Affinity(context);
     // Kept lines are in order but need not be contiguous: a failed step
     // keeps its failure lines and exit status, and the hits between them
     // count as well.
@@ -407,7 +407,7 @@ void Engine::Impl::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
   // fired, and the context of what was kept: the decisive line, the frames
   // and the lines with hits.
   if (candidates->empty() && !block.decisive.empty()) {
-    match::LineWords words = signatures_->Words(block.decisive);
+    match::LineWords words = signatures().Words(block.decisive);
     const match::TextEnv text_env = match::TextEnvOf(block.decisive);
     for (const match::Neighbour& n : FuzzyRecords(block.decisive, words, options.top, /*with_search=*/true)) {
       Candidate c = match::MakeFuzzyMatch(*this, n, block.decisive, words, 0, block.decisive_line, options, text_env);
@@ -419,8 +419,8 @@ void Engine::Impl::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
   std::string context = block.decisive;
   for (const auto& f : block.frames) (context += '\n') += f;
   for (const auto& [line, text] : hit_texts) (context += '\n') += text;
-  const match::LineWords words = signatures_->Words(context);
-  const std::vector<double> affinity = signatures_->domains().Affinity(words);
+  const match::LineWords words = signatures().Words(context);
+  const std::vector<double> affinity = signatures().domains().Affinity(words);
   for (Candidate& c : *candidates) match::SetContext(*this, words, affinity, &c);
 }
 
@@ -429,9 +429,9 @@ Status Engine::Impl::Scan(std::istream& raw, const ScanOptions& options, ScanRes
   logs::DecompressingBuf plain(raw);
   std::istream in(&plain);
   LineStage lines(*this, options);
-  const bool problem_lines = !options.all_lines && patterns_->has_broad();
+  const bool problem_lines = !options.all_lines && patterns().has_broad();
   bool read_failed = false;
-  Status st = ReadChunks(in, options, *patterns_, problem_lines, [&](const MatchedChunk& c) { lines.Take(c); },
+  Status st = ReadChunks(in, options, patterns(), problem_lines, [&](const MatchedChunk& c) { lines.Take(c); },
                          &read_failed);
   if (!st.ok()) return st;
   if (!plain.error().empty()) return Status::InvalidArgument(plain.error());

@@ -1,6 +1,7 @@
 #include "kedb/knowledge_base.h"
 
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -8,12 +9,15 @@
 #include <future>
 #include <fstream>
 #include <functional>
+#include <mutex>
 
 #include <fmt/format.h>
 
 #include "kb/deadends_import.h"
 #include "kb/kb_source.h"
 #include "kb/locate.h"
+#include "kb/mapped_records.h"
+#include "kb/record_codec.h"
 #include "kb/snapshot.h"
 #include "record/json_text.h"
 #include "record/record_parse.h"
@@ -28,6 +32,23 @@ std::size_t LoadReport::errors() const {
 std::size_t LoadReport::warnings() const { return diagnostics.size() - errors(); }
 
 namespace {
+
+// XXH3 of every record's encoding, in order, and of their number.
+uint64_t RecordsContentKey(const std::vector<Record>& records) {
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_64bits_reset(st);
+  const uint64_t header[] = {kRecordCodecVersion, records.size()};
+  XXH3_64bits_update(st, header, sizeof header);
+  util::BinaryWriter w;
+  for (const Record& r : records) {
+    w.str().clear();
+    EncodeRecord(r, &w);
+    XXH3_64bits_update(st, w.str().data(), w.str().size());
+  }
+  const uint64_t key = XXH3_64bits_digest(st);
+  XXH3_freeState(st);
+  return key;
+}
 
 // Reads one document into a record. Returns nullopt (with diagnostics) when
 // the document has errors.
@@ -201,6 +222,7 @@ std::string NoRecordsMessage(const std::string& path, const LoadReport& report) 
 KnowledgeBase KnowledgeBase::FromRecords(std::vector<Record> records, LoadReport* report) {
   LoadReport local;
   KnowledgeBase kb;
+  kb.key_ = std::make_shared<KeyCache>();
   kb.records_.reserve(records.size());
   kb.by_id_.reserve(records.size());
   for (auto& r : records) kb.Add(std::move(r), report ? report : &local);
@@ -208,6 +230,7 @@ KnowledgeBase KnowledgeBase::FromRecords(std::vector<Record> records, LoadReport
 }
 
 bool KnowledgeBase::Add(Record record, LoadReport* report) {
+  if (!key_) key_ = std::make_shared<KeyCache>();
   auto [it, inserted] = by_id_.try_emplace(record.id, records_.size());
   if (!inserted) {
     const Record& first = records_[it->second];
@@ -222,8 +245,34 @@ bool KnowledgeBase::Add(Record record, LoadReport* report) {
 }
 
 const Record* KnowledgeBase::Find(std::string_view id) const {
+  if (mapped_) {
+    auto i = mapped_->Find(id);
+    return i ? &mapped_->Get(*i) : nullptr;
+  }
   auto it = by_id_.find(std::string(id));
   return it == by_id_.end() ? nullptr : &records_[it->second];
+}
+
+const Record& KnowledgeBase::record(std::size_t i) const { return mapped_ ? mapped_->Get(i) : records_[i]; }
+
+std::size_t KnowledgeBase::size() const { return mapped_ ? mapped_->size() : records_.size(); }
+
+struct KnowledgeBase::KeyCache {
+  std::once_flag once;
+  uint64_t key = 0;
+};
+
+uint64_t KnowledgeBase::content_key() const {
+  if (mapped_) return mapped_->content_key();
+  if (!key_) return RecordsContentKey(records_);  // a default-constructed, empty base
+  std::call_once(key_->once, [&] { key_->key = RecordsContentKey(records_); });
+  return key_->key;
+}
+
+KnowledgeBase KnowledgeBase::FromMapped(std::shared_ptr<const Mapped> mapped) {
+  KnowledgeBase kb;
+  kb.mapped_ = std::move(mapped);
+  return kb;
 }
 
 Status WriteNativeTree(const KnowledgeBase& kb, const std::string& dir) {

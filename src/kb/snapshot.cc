@@ -9,11 +9,14 @@
 #include <algorithm>
 #include <charconv>
 #include <ctime>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "kb/mapped_records.h"
+#include "kb/record_codec.h"
 #include "kb/tree_walk.h"
 #include "util/binary_io.h"
 
@@ -23,8 +26,9 @@ namespace {
 
 // Bump whenever Record, Diagnostic or LoadReport (or how they are written
 // here) change.
-constexpr uint64_t kSnapshotFormat = 2;  // 2: sources, occurrences, verification_note
-constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '1'};
+// The format is in the magic: 3 maps records in place (kb/mapped_records.h).
+constexpr uint64_t kSnapshotFormat = 3 * 100 + kRecordCodecVersion;
+constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '3'};
 
 using util::BinaryReader;
 using util::BinaryWriter;
@@ -39,195 +43,6 @@ void HashStat(const std::string& file, const struct stat& s, XXH3_state_t* st) {
   XXH3_64bits_update(st, file.data(), file.size());
   XXH3_64bits_update(st, fields, sizeof fields);
 }
-
-// --- writing ---------------------------------------------------------------
-
-void PutStrings(BinaryWriter* w, const std::vector<std::string>& v) {
-  w->U64(v.size());
-  for (const auto& s : v) w->Bytes(s);
-}
-void PutOptional(BinaryWriter* w, const std::optional<double>& v) {
-  w->U64(v.has_value());
-  w->F64(v.value_or(0));
-}
-void PutDate(BinaryWriter* w, const std::optional<Date>& d) {
-  w->U64(d.has_value());
-  w->U64(d ? static_cast<uint64_t>(d->year) * 10000 + static_cast<uint64_t>(d->month) * 100 + static_cast<uint64_t>(d->day) : 0);
-}
-void PutEdges(BinaryWriter* w, const std::vector<Edge>& edges) {
-  w->U64(edges.size());
-  for (const Edge& e : edges) {
-    w->Bytes(e.error_id);
-    w->U64(e.plain);
-    PutOptional(w, e.probability);
-    w->Bytes(e.condition);
-    w->Bytes(e.distinction);
-    w->Bytes(e.typical_delay);
-  }
-}
-
-void PutOccurrences(BinaryWriter* w, const std::vector<Occurrence>& v) {
-  w->U64(v.size());
-  for (const auto& o : v) w->Bytes(o.text), w->Bytes(o.source), w->Bytes(o.belongs_to), w->Bytes(o.note);
-}
-
-void PutRecord(BinaryWriter* w, const Record& r) {
-  for (const std::string* s : {&r.id, &r.signature, &r.signature_zh, &r.regex, &r.domain, &r.category,
-                               &r.subcategory, &r.root_cause, &r.root_cause_type, &r.root_cause_zh,
-                               &r.official_doc_url, &r.official_doc_section, &r.error_code, &r.verification_tier,
-                               &r.verification_note, &r.locale, &r.attribution, &r.json, &r.origin.file}) {
-    w->Bytes(*s);
-  }
-  w->U64(r.versions.size());
-  for (const auto& v : r.versions) {
-    for (const std::string* s : {&v.version, &v.introduced, &v.deprecated, &v.removed, &v.behavior_change, &v.status}) {
-      w->Bytes(*s);
-    }
-  }
-  w->U64(r.os_specific.size());
-  for (const auto& [os, note] : r.os_specific) w->Bytes(os), w->Bytes(note);
-  w->U64(r.dead_ends.size());
-  for (const auto& d : r.dead_ends) {
-    w->Bytes(d.action), w->Bytes(d.why_fails), w->F64(d.fail_rate), w->Bytes(d.condition);
-    PutStrings(w, d.sources);
-    w->Bytes(d.common_misconception), w->Bytes(d.tradeoff);
-  }
-  w->U64(r.workarounds.size());
-  for (const auto& a : r.workarounds) {
-    w->Bytes(a.action), w->F64(a.success_rate), w->Bytes(a.how), w->Bytes(a.condition);
-    PutStrings(w, a.sources);
-    w->Bytes(a.tradeoff);
-  }
-  PutStrings(w, r.workarounds_zh);
-  PutEdges(w, r.transition_graph.leads_to);
-  PutEdges(w, r.transition_graph.preceded_by);
-  PutEdges(w, r.transition_graph.frequently_confused_with);
-  PutOptional(w, r.confidence);
-  PutOptional(w, r.fix_success_rate);
-  w->U64(static_cast<uint64_t>(r.resolvable));
-  PutDate(w, r.first_seen), PutDate(w, r.last_confirmed), PutDate(w, r.last_updated);
-  w->U64(static_cast<uint64_t>(r.evidence_count));
-  PutStrings(w, r.tags);
-  PutStrings(w, r.aliases);
-  PutStrings(w, r.sources);
-  PutOccurrences(w, r.occurrences);
-  PutOccurrences(w, r.counterexamples);
-  w->U64(static_cast<uint64_t>(r.origin.format));
-  w->U64(static_cast<uint64_t>(r.origin.offset));
-  w->U64(static_cast<uint64_t>(r.origin.line));
-}
-
-// --- reading ---------------------------------------------------------------
-
-// Reads fields in the order PutRecord wrote them; `ok` turns false (and
-// stays false) at the first short read or out-of-range value.
-class RecordReader {
- public:
-  explicit RecordReader(BinaryReader* r) : r_(r) {}
-  bool ok() const { return ok_; }
-
-  void Str(std::string* s) { ok_ = ok_ && r_->String(s); }
-  uint64_t Count() {
-    uint64_t n = 0;
-    ok_ = ok_ && r_->U64(&n) && n < (1u << 24);
-    return ok_ ? n : 0;
-  }
-  uint64_t Int() {
-    uint64_t n = 0;
-    ok_ = ok_ && r_->U64(&n);
-    return n;
-  }
-  double F64() {
-    double d = 0;
-    ok_ = ok_ && r_->F64(&d);
-    return d;
-  }
-  void Strings(std::vector<std::string>* v) {
-    v->resize(Count());
-    for (auto& s : *v) Str(&s);
-  }
-  std::optional<double> Optional() {
-    bool has = Int() != 0;
-    double d = F64();
-    return has ? std::optional<double>(d) : std::nullopt;
-  }
-  std::optional<Date> DateField() {
-    bool has = Int() != 0;
-    uint64_t v = Int();
-    if (!has) return std::nullopt;
-    return Date{static_cast<int>(v / 10000), static_cast<int>(v / 100 % 100), static_cast<int>(v % 100)};
-  }
-  void Edges(std::vector<Edge>* edges) {
-    edges->resize(Count());
-    for (Edge& e : *edges) {
-      Str(&e.error_id);
-      e.plain = Int() != 0;
-      e.probability = Optional();
-      Str(&e.condition), Str(&e.distinction), Str(&e.typical_delay);
-    }
-  }
-  void Occurrences(std::vector<Occurrence>* v) {
-    v->resize(Count());
-    for (Occurrence& o : *v) Str(&o.text), Str(&o.source), Str(&o.belongs_to), Str(&o.note);
-  }
-  void Record(kedb::Record* r) {
-    for (std::string* s : {&r->id, &r->signature, &r->signature_zh, &r->regex, &r->domain, &r->category,
-                           &r->subcategory, &r->root_cause, &r->root_cause_type, &r->root_cause_zh,
-                           &r->official_doc_url, &r->official_doc_section, &r->error_code, &r->verification_tier,
-                           &r->verification_note, &r->locale, &r->attribution, &r->json, &r->origin.file}) {
-      Str(s);
-    }
-    r->versions.resize(Count());
-    for (auto& v : r->versions) {
-      for (std::string* s : {&v.version, &v.introduced, &v.deprecated, &v.removed, &v.behavior_change, &v.status}) {
-        Str(s);
-      }
-    }
-    r->os_specific.resize(Count());
-    for (auto& [os, note] : r->os_specific) Str(&os), Str(&note);
-    r->dead_ends.resize(Count());
-    for (auto& d : r->dead_ends) {
-      Str(&d.action), Str(&d.why_fails);
-      d.fail_rate = F64();
-      Str(&d.condition);
-      Strings(&d.sources);
-      Str(&d.common_misconception), Str(&d.tradeoff);
-    }
-    r->workarounds.resize(Count());
-    for (auto& a : r->workarounds) {
-      Str(&a.action);
-      a.success_rate = F64();
-      Str(&a.how), Str(&a.condition);
-      Strings(&a.sources);
-      Str(&a.tradeoff);
-    }
-    Strings(&r->workarounds_zh);
-    Edges(&r->transition_graph.leads_to);
-    Edges(&r->transition_graph.preceded_by);
-    Edges(&r->transition_graph.frequently_confused_with);
-    r->confidence = Optional();
-    r->fix_success_rate = Optional();
-    uint64_t resolvable = Int();
-    ok_ = ok_ && resolvable <= static_cast<uint64_t>(Resolvable::kFalse);
-    r->resolvable = static_cast<Resolvable>(resolvable);
-    r->first_seen = DateField(), r->last_confirmed = DateField(), r->last_updated = DateField();
-    r->evidence_count = static_cast<int64_t>(Int());
-    Strings(&r->tags);
-    Strings(&r->aliases);
-    Strings(&r->sources);
-    Occurrences(&r->occurrences);
-    Occurrences(&r->counterexamples);
-    uint64_t format = Int();
-    ok_ = ok_ && format <= static_cast<uint64_t>(Origin::Format::kDeadends);
-    r->origin.format = static_cast<Origin::Format>(format);
-    r->origin.offset = static_cast<int64_t>(Int());
-    r->origin.line = static_cast<int>(Int());
-  }
-
- private:
-  BinaryReader* r_;
-  bool ok_ = true;
-};
 
 }  // namespace
 
@@ -308,22 +123,116 @@ std::optional<std::pair<std::string, uint64_t>> LatestSnapshot(const std::string
   return found;
 }
 
-bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb, const LoadReport& report) {
-  BinaryWriter w;
-  w.Raw(std::string_view(kMagic, sizeof kMagic));
-  w.U64(key);
-  w.U64(report.documents), w.U64(report.rejected), w.U64(report.native), w.U64(report.deadends);
-  w.U64(report.diagnostics.size());
+namespace {
+
+// The fixed header at the start of a snapshot file; every offset is from
+// the start of the file.
+struct Header {
+  char magic[8];
+  uint64_t key;             // the source's key (SnapshotKey)
+  uint64_t count;           // records
+  uint64_t content_key;     // KnowledgeBase::content_key()
+  uint64_t meta_offset, meta_size;        // the load report
+  uint64_t records_offset, records_size;  // every record's encoding
+  uint64_t entries_offset;  // count x Mapped::Entry
+  uint64_t ids_offset;      // count x Mapped::IdSlot, sorted
+  uint64_t checksum;        // XXH3 of the header before this field, the meta and both tables
+};
+static_assert(sizeof(Header) == 88);
+
+using Entry = KnowledgeBase::Mapped::Entry;
+constexpr uint64_t kCheckWholeBelow = 64u << 20;
+using IdSlot = KnowledgeBase::Mapped::IdSlot;
+
+uint64_t HeaderChecksum(const Header& h, std::string_view meta, std::string_view entries, std::string_view ids) {
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_64bits_reset(st);
+  XXH3_64bits_update(st, &h, offsetof(Header, checksum));
+  XXH3_64bits_update(st, meta.data(), meta.size());
+  XXH3_64bits_update(st, entries.data(), entries.size());
+  XXH3_64bits_update(st, ids.data(), ids.size());
+  const uint64_t sum = XXH3_64bits_digest(st);
+  XXH3_freeState(st);
+  return sum;
+}
+
+void PutReport(BinaryWriter* w, const LoadReport& report) {
+  w->U64(report.documents), w->U64(report.rejected), w->U64(report.native), w->U64(report.deadends);
+  w->U64(report.diagnostics.size());
   for (const Diagnostic& d : report.diagnostics) {
-    w.U64(static_cast<uint64_t>(d.severity));
-    w.Bytes(d.rule), w.Bytes(d.file);
-    w.U64(static_cast<uint64_t>(d.line)), w.U64(static_cast<uint64_t>(d.column));
-    w.Bytes(d.record_id), w.Bytes(d.field), w.Bytes(d.message);
+    w->U64(static_cast<uint64_t>(d.severity));
+    w->Bytes(d.rule), w->Bytes(d.file);
+    w->U64(static_cast<uint64_t>(d.line)), w->U64(static_cast<uint64_t>(d.column));
+    w->Bytes(d.record_id), w->Bytes(d.field), w->Bytes(d.message);
   }
-  w.U64(kb.size());
-  for (const Record& r : kb.records()) PutRecord(&w, r);
-  w.Seal();
-  if (!util::WriteFileAtomically(file, w.str())) return false;
+}
+
+bool ReadReport(std::string_view bytes, LoadReport* out) {
+  BinaryReader in(bytes);
+  RecordDecoder r(&in);
+  LoadReport rep;
+  rep.documents = r.Int(), rep.rejected = r.Int(), rep.native = r.Int(), rep.deadends = r.Int();
+  rep.diagnostics.resize(r.Count());
+  for (Diagnostic& d : rep.diagnostics) {
+    d.severity = r.Int() == 0 ? Severity::kError : Severity::kWarning;
+    r.Str(&d.rule), r.Str(&d.file);
+    d.line = static_cast<int>(r.Int()), d.column = static_cast<int>(r.Int());
+    r.Str(&d.record_id), r.Str(&d.field), r.Str(&d.message);
+  }
+  if (!r.ok() || !in.done()) return false;
+  *out = std::move(rep);
+  return true;
+}
+
+void PadTo8(std::string* s) { s->resize((s->size() + 7) / 8 * 8, '\0'); }
+
+template <typename T>
+std::string_view AsBytes(const std::vector<T>& v) {
+  return {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)};
+}
+
+}  // namespace
+
+bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb, const LoadReport& report) {
+  BinaryWriter meta;
+  PutReport(&meta, report);
+  std::vector<Entry> entries;
+  std::vector<IdSlot> ids;
+  entries.reserve(kb.size());
+  ids.reserve(kb.size());
+  std::string out(sizeof(Header), '\0');
+  Header h{};
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.key = key;
+  h.count = kb.size();
+  h.content_key = kb.content_key();
+  h.meta_offset = out.size();
+  h.meta_size = meta.str().size();
+  out += meta.str();
+  PadTo8(&out);
+  h.records_offset = out.size();
+  BinaryWriter one;
+  for (std::size_t i = 0; i < kb.size(); ++i) {
+    const Record& r = kb.record(i);
+    one.str().clear();
+    EncodeRecord(r, &one);
+    const std::string& bytes = one.str();
+    entries.push_back({out.size() - h.records_offset, bytes.size(), XXH3_64bits(bytes.data(), bytes.size())});
+    ids.push_back({KnowledgeBase::Mapped::IdHash(r.id), i});
+    out += bytes;
+  }
+  h.records_size = out.size() - h.records_offset;
+  PadTo8(&out);
+  std::sort(ids.begin(), ids.end(), [](const IdSlot& a, const IdSlot& b) {
+    return a.hash != b.hash ? a.hash < b.hash : a.record < b.record;
+  });
+  h.entries_offset = out.size();
+  out += AsBytes(entries);
+  h.ids_offset = out.size();
+  out += AsBytes(ids);
+  h.checksum = HeaderChecksum(h, meta.str(), AsBytes(entries), AsBytes(ids));
+  std::memcpy(out.data(), &h, sizeof h);
+  if (!util::WriteFileAtomically(file, out)) return false;
   // Only the newest snapshot of a knowledge base is ever read again.
   const std::string name = fs::path(file).filename().string();
   util::PruneCacheFiles(fs::path(file).parent_path().string(), name.substr(0, name.rfind('-') + 1), 1);
@@ -331,33 +240,45 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
 }
 
 std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key, LoadReport* report) {
-  util::MappedFile mapped(file);
-  std::string_view bytes = mapped.bytes();
-  if (bytes.size() < sizeof kMagic + 16 || bytes.compare(0, sizeof kMagic, std::string_view(kMagic, sizeof kMagic)) != 0) {
+  auto mapped = std::make_unique<util::MappedFile>(file, util::MappedFile::Access::kInPlaces);
+  const std::string_view bytes = mapped->bytes();
+  Header h;
+  if (bytes.size() < sizeof h) return std::nullopt;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.key != key) return std::nullopt;
+  // Every section inside the file, the tables aligned and of their size.
+  const uint64_t size = bytes.size();
+  auto inside = [&](uint64_t offset, uint64_t length) { return offset <= size && length <= size - offset; };
+  if (h.count > size / sizeof(Entry) || !inside(h.meta_offset, h.meta_size) ||
+      !inside(h.records_offset, h.records_size) || h.entries_offset % 8 != 0 || h.ids_offset % 8 != 0 ||
+      !inside(h.entries_offset, h.count * sizeof(Entry)) || !inside(h.ids_offset, h.count * sizeof(IdSlot))) {
     return std::nullopt;
   }
-  if (!util::Unseal(&bytes)) return std::nullopt;
-  BinaryReader in(bytes.substr(sizeof kMagic));
-  RecordReader r(&in);
-  if (r.Int() != key) return std::nullopt;
-  LoadReport rep;
-  rep.documents = r.Int(), rep.rejected = r.Int(), rep.native = r.Int(), rep.deadends = r.Int();
-  rep.diagnostics.resize(r.Count());
-  for (Diagnostic& d : rep.diagnostics) {
-    uint64_t severity = r.Int();
-    d.severity = severity == 0 ? Severity::kError : Severity::kWarning;
-    r.Str(&d.rule), r.Str(&d.file);
-    d.line = static_cast<int>(r.Int()), d.column = static_cast<int>(r.Int());
-    r.Str(&d.record_id), r.Str(&d.field), r.Str(&d.message);
+  const std::string_view meta = bytes.substr(h.meta_offset, h.meta_size);
+  const std::string_view entries = bytes.substr(h.entries_offset, h.count * sizeof(Entry));
+  const std::string_view ids = bytes.substr(h.ids_offset, h.count * sizeof(IdSlot));
+  if (HeaderChecksum(h, meta, entries, ids) != h.checksum) return std::nullopt;
+  for (std::size_t i = 0; i < h.count; ++i) {
+    Entry e;
+    IdSlot s;
+    std::memcpy(&e, entries.data() + i * sizeof e, sizeof e);
+    std::memcpy(&s, ids.data() + i * sizeof s, sizeof s);
+    if (e.offset > h.records_size || e.size > h.records_size - e.offset || s.record >= h.count) return std::nullopt;
+    // A small snapshot is checked whole now: a damaged one is then simply
+    // rebuilt. A large one is checked a record at a time as records are
+    // touched, or opening it would read every page of it.
+    if (h.records_size <= kCheckWholeBelow &&
+        XXH3_64bits(bytes.data() + h.records_offset + e.offset, e.size) != e.checksum) {
+      return std::nullopt;
+    }
   }
-  std::vector<Record> records(r.Count());
-  for (Record& rec : records) r.Record(&rec);
-  if (!r.ok() || !in.done()) return std::nullopt;
-  LoadReport duplicates;  // a snapshot was written from unique ids
-  KnowledgeBase kb = KnowledgeBase::FromRecords(std::move(records), &duplicates);
-  if (!duplicates.diagnostics.empty()) return std::nullopt;
+  LoadReport rep;
+  if (!ReadReport(meta, &rep)) return std::nullopt;
+  const std::string_view records = bytes.substr(h.records_offset, h.records_size);
+  auto in_place = std::make_shared<const KnowledgeBase::Mapped>(std::move(mapped), file, records, entries.data(),
+                                                                ids.data(), h.count, h.content_key);
   if (report) *report = std::move(rep);
-  return kb;
+  return KnowledgeBase::FromMapped(std::move(in_place));
 }
 
 }  // namespace kedb

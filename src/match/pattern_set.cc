@@ -266,10 +266,10 @@ class PatternSet::LineConfirmer {
       if (!comp.check.empty()) {
         if (!folded) {
           FoldLine(text, &folded_);
-          memo_.Reset(folded_);
+          memo_->Reset(folded_);
           folded = true;
         }
-        if (!comp.check.MayMatch(&memo_)) continue;
+        if (!comp.check.MayMatch(memo_)) continue;
       }
       // The confirmation's span is kept, so a pattern without groups needs
       // no second search to report where it matched.
@@ -284,7 +284,13 @@ class PatternSet::LineConfirmer {
   std::vector<LineHit>* hits_;
   std::vector<uint32_t> patterns_;
   std::string folded_;
-  LineLiterals memo_;
+  // One per thread, kept across calls: its table grows with the number of
+  // distinct literals, which a fresh one per call would pay for again.
+  LineLiterals* memo_ = &ThreadMemo();
+  static LineLiterals& ThreadMemo() {
+    thread_local LineLiterals memo;
+    return memo;
+  }
 };
 
 void PatternSet::BroadCandidates(std::string_view text, const std::vector<std::size_t>& line_starts,

@@ -4,7 +4,8 @@
 // The file holds the words and error names by id and, per record, the ids
 // of its phrases, of all its words and of its names; everything else (idf,
 // weights, postings, domain cues) is derived again on loading, which costs
-// a fraction of reading the records. It is keyed by the fields it reads and
+// a fraction of reading the records. It is keyed by the records' content
+// key (KnowledgeBase::content_key) and
 // by a fingerprint of the word rules (text_words.h) taken on a probe text,
 // so that a change of those rules can never reuse an old file; a checksum
 // and range checks refuse a damaged one, which is then rebuilt.
@@ -93,13 +94,10 @@ uint64_t SignatureIndex::ContentKey(const KnowledgeBase& kb) {
   XXH3_64bits_reset(st);
   Add(st, kFormat);
   Add(st, RulesFingerprint());
-  for (const Record& r : kb.records()) {
-    Add(st, r.signature);
-    for (const auto& a : r.aliases) Add(st, a);
-    Add(st, r.regex);
-    Add(st, r.domain);
-    Add(st, "\x1e");  // record separator: moving a field to the next record changes the key
-  }
+  // The records' whole content: read from a snapshot's header, so a cached
+  // index is found without decoding every record.
+  const uint64_t content = kb.content_key();
+  XXH3_64bits_update(st, &content, sizeof content);
   uint64_t key = XXH3_64bits_digest(st);
   XXH3_freeState(st);
   return key;

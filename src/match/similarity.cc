@@ -33,7 +33,10 @@ std::string_view CodeFamily(std::string_view code) {
 // A word in more records than this carries little meaning for retrieval;
 // it still counts in the measures through its (low) weight, but does not
 // propose candidates.
-std::size_t MaxCandidateDf(std::size_t records) { return std::max<std::size_t>(50, records / 20); }
+// Capped, so that finding candidates costs about the same at a million
+// records as at ten thousand: a word in more than 1,000 records names
+// no error by itself, and the words of a line that do are rarer.
+std::size_t MaxCandidateDf(std::size_t records) { return std::clamp<std::size_t>(records / 20, 50, 1000); }
 
 // What a word of the text that no record has adds to the text's weight:
 // about what the commonest words weigh. Such words are mostly names and

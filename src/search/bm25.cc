@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <unordered_map>
 
 #include "search/tokenizer.h"
@@ -18,6 +19,12 @@ constexpr double kB = 0.75;
 constexpr std::size_t kMinPrefix = 4;
 constexpr double kPrefixWeight = 0.5;
 constexpr std::size_t kMaxPrefixTerms = 64;
+// How many postings a search scores in full (see the header), how many of
+// its best records the remaining terms refine at least, and how many query
+// words are told apart in a hit's terms.
+constexpr std::size_t kPostingBudget = 8192;
+constexpr std::size_t kRefineMin = 64;
+constexpr std::size_t kMaxQueryWords = 64;
 
 }  // namespace
 
@@ -160,64 +167,162 @@ uint64_t Bm25Index::ContentKey(const KnowledgeBase& kb) {
                 "0x7f3b6e7236fc in torch.cuda (E0502, TS2307) 错误：显存不足（OOM）。 café")) {
     add(term);
   }
-  for (const Record& r : kb.records()) {
-    add(r.signature);
-    for (const auto& a : r.aliases) add(a);
-    add(r.error_code);
-    add(r.signature_zh);
-    for (const auto& t : r.tags) add(t);
-    add(r.root_cause);
-    add(r.root_cause_zh);
-    for (const auto& w : r.workarounds_zh) add(w);
-    add("\x1e");  // record separator: moving a field to the next record changes the key
-  }
+  // The records' whole content (see SignatureIndex::ContentKey).
+  const uint64_t content = kb.content_key();
+  XXH3_64bits_update(st, &content, sizeof content);
   uint64_t key = XXH3_64bits_digest(st);
   XXH3_freeState(st);
   return key;
 }
 
-std::vector<Hit> Bm25Index::Search(std::string_view query, std::size_t top) const {
+namespace {
+
+// One index term a query reaches: a word of the query, or a word it begins.
+struct QueryTerm {
+  std::size_t term = 0;
+  uint32_t word = 0;  // the query word's position in the sorted query words
+  double weight = 1;
+  uint32_t df = 0;    // postings
+  double idf = 0;
+};
+
+// Scores per document, in an open-addressing table with room for the
+// posting budget. One per thread, reused: a search clears only the slots
+// it filled, so its cost follows the query, not the index.
+class Accumulator {
+ public:
+  struct Slot {
+    uint32_t doc = kEmpty;
+    double score = 0;
+    uint64_t words = 0;
+  };
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+
+  Accumulator() {
+    std::size_t capacity = 16;
+    while (capacity < 2 * kPostingBudget) capacity <<= 1;
+    slots_.resize(capacity);
+  }
+  // The slot of `doc`, added when absent.
+  Slot& At(uint32_t doc) {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = (doc * 0x9E3779B1u) & mask;; i = (i + 1) & mask) {
+      if (slots_[i].doc == doc) return slots_[i];
+      if (slots_[i].doc == kEmpty) {
+        slots_[i].doc = doc;
+        used_.push_back(static_cast<uint32_t>(i));
+        return slots_[i];
+      }
+    }
+  }
+  // The filled slots, and the table emptied for the next search.
+  std::vector<Slot> Take() {
+    std::vector<Slot> out;
+    out.reserve(used_.size());
+    for (uint32_t i : used_) out.push_back(slots_[i]), slots_[i] = Slot{};
+    used_.clear();
+    return out;
+  }
+
+ private:
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> used_;
+};
+
+}  // namespace
+
+std::vector<Hit> Bm25Index::Search(std::string_view query, std::size_t top,
+                                   const std::function<bool(std::size_t)>& keep) const {
   const double n = static_cast<double>(doc_length_.size());
   std::vector<std::string> words = Tokenize(query);
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
-  std::unordered_map<uint32_t, Hit> hits;
-  auto score_term = [&](std::size_t term, const std::string& query_word, double weight) {
-    const uint32_t begin = offsets_[term], end = offsets_[term + 1];
-    const double count = static_cast<double>(end - begin);
-    double idf = std::log(1 + (n - count + 0.5) / (count + 0.5));
-    for (uint32_t k = begin; k < end; ++k) {
-      const uint32_t doc = docs_[k];
-      const double tf = tfs_[k];
-      double norm = kK1 * (1 - kB + kB * doc_length_[doc] / average_length_);
-      double s = weight * idf * (tf * (kK1 + 1)) / (tf + norm);
-      Hit& h = hits[doc];
-      h.record = doc;
-      h.score += s;
-      if (std::find(h.terms.begin(), h.terms.end(), query_word) == h.terms.end()) h.terms.push_back(query_word);
-    }
-  };
-  for (const auto& w : words) {
-    if (std::size_t t = Find(w); t < terms_.size()) {
-      score_term(t, w, 1);
+  std::vector<QueryTerm> reached;
+  for (uint32_t w = 0; w < words.size(); ++w) {
+    const std::string& word = words[w];
+    if (std::size_t t = Find(word); t < terms_.size()) {
+      reached.push_back({t, w, 1, offsets_[t + 1] - offsets_[t]});
       continue;
     }
-    if (w.size() < kMinPrefix || static_cast<unsigned char>(w[0]) >= 0x80) continue;
+    if (word.size() < kMinPrefix || static_cast<unsigned char>(word[0]) >= 0x80) continue;
     // Not a word of any record: try the words it begins.
-    auto it = std::lower_bound(terms_.begin(), terms_.end(), w);
-    for (std::size_t k = 0; it != terms_.end() && it->compare(0, w.size(), w) == 0 && k < kMaxPrefixTerms;
+    auto it = std::lower_bound(terms_.begin(), terms_.end(), word);
+    for (std::size_t k = 0; it != terms_.end() && it->compare(0, word.size(), word) == 0 && k < kMaxPrefixTerms;
          ++it, ++k) {
-      score_term(static_cast<std::size_t>(it - terms_.begin()), w, kPrefixWeight);
+      const std::size_t t = static_cast<std::size_t>(it - terms_.begin());
+      reached.push_back({t, w, kPrefixWeight, offsets_[t + 1] - offsets_[t]});
     }
   }
-  std::vector<Hit> out;
-  out.reserve(hits.size());
-  for (auto& [_, h] : hits) out.push_back(std::move(h));
-  const auto& records = kb_->records();
-  std::sort(out.begin(), out.end(), [&](const Hit& a, const Hit& b) {
-    return a.score != b.score ? a.score > b.score : records[a.record].id < records[b.record].id;
+  // Rarest first: they carry the most weight. Only the first kMaxQueryWords
+  // words get a bit, the rest no longer change which records come first.
+  std::stable_sort(reached.begin(), reached.end(), [](const auto& a, const auto& b) { return a.df < b.df; });
+  std::vector<bool> has_bit(words.size(), false);
+  std::size_t bits = 0;
+  std::erase_if(reached, [&](const QueryTerm& q) {
+    if (!has_bit[q.word] && bits < kMaxQueryWords) has_bit[q.word] = true, ++bits;
+    return !has_bit[q.word];
   });
-  if (out.size() > top) out.resize(top);
+  std::vector<uint32_t> bit_of(words.size(), 0);
+  for (uint32_t w = 0, b = 0; w < words.size(); ++w) bit_of[w] = has_bit[w] ? b++ : 0;
+  // Terms scored over all their postings, while the budget lasts; the
+  // others only refine the records those found (see the header).
+  std::size_t full = 0, budget = 0;
+  while (full < reached.size() && budget + reached[full].df <= kPostingBudget) budget += reached[full++].df;
+  const bool truncated = full == 0 && !reached.empty();
+  if (truncated) full = 1, budget = kPostingBudget;
+
+  for (QueryTerm& q : reached) q.idf = std::log(1 + (n - q.df + 0.5) / (q.df + 0.5));
+  auto term_score = [&](const QueryTerm& q, uint32_t doc, float tf) {
+    const double norm = kK1 * (1 - kB + kB * doc_length_[doc] / average_length_);
+    return q.weight * q.idf * (tf * (kK1 + 1)) / (tf + norm);
+  };
+  thread_local Accumulator acc;
+  for (std::size_t i = 0; i < full; ++i) {
+    const QueryTerm& q = reached[i];
+    // A truncated term stops after `budget` postings that pass `keep`.
+    std::size_t left = kPostingBudget;
+    for (uint32_t k = offsets_[q.term]; k < offsets_[q.term + 1] && (!truncated || left > 0); ++k) {
+      const uint32_t doc = docs_[k];
+      if (keep && !keep(doc)) continue;
+      --left;
+      Accumulator::Slot& slot = acc.At(doc);
+      slot.score += term_score(q, doc, tfs_[k]);
+      slot.words |= uint64_t{1} << bit_of[q.word];
+    }
+  }
+  const auto& records = kb_->records();
+  auto better = [&](const Accumulator::Slot& a, const Accumulator::Slot& b) {
+    return a.score != b.score ? a.score > b.score : records[a.doc].id < records[b.doc].id;
+  };
+  std::vector<Accumulator::Slot> best = acc.Take();
+  // The common terms refine a shortlist: their postings are sorted by
+  // record, so each look-up is a binary search.
+  if (full < reached.size() && !best.empty()) {
+    const std::size_t shortlist = std::min(best.size(), std::max<std::size_t>(kRefineMin, 4 * top));
+    std::partial_sort(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(shortlist), best.end(), better);
+    best.resize(shortlist);
+    for (std::size_t i = full; i < reached.size(); ++i) {
+      const QueryTerm& q = reached[i];
+      const auto first = docs_.begin() + offsets_[q.term], last = docs_.begin() + offsets_[q.term + 1];
+      for (auto& slot : best) {
+        auto it = std::lower_bound(first, last, slot.doc);
+        if (it == last || *it != slot.doc) continue;
+        slot.score += term_score(q, slot.doc, tfs_[static_cast<std::size_t>(it - docs_.begin())]);
+        slot.words |= uint64_t{1} << bit_of[q.word];
+      }
+    }
+  }
+  const std::size_t kept = std::min(best.size(), top);
+  std::partial_sort(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(kept), best.end(), better);
+  std::vector<Hit> out;
+  out.reserve(kept);
+  for (std::size_t i = 0; i < kept; ++i) {
+    Hit h{best[i].doc, best[i].score, {}};
+    for (uint32_t w = 0; w < words.size(); ++w) {
+      if (has_bit[w] && (best[i].words >> bit_of[w] & 1)) h.terms.push_back(words[w]);
+    }
+    out.push_back(std::move(h));
+  }
   return out;
 }
 

@@ -11,12 +11,24 @@
 // the words it begins ("norm" -> "normalization") at half weight, since
 // people abbreviate what records spell out.
 //
-// Build: one pass over the records, O(total text). Search: O(postings of
-// the query's words, and log(terms) to find each). Immutable once built;
+// Build: one pass over the records, O(total text). Immutable once built;
 // thread-safe.
+//
+// Search cost is bounded whatever the size of the index. The query's words
+// are taken rarest first, and scored over all their postings while the
+// total stays within a budget of 8,192 postings (on a knowledge base of a
+// few thousand records, nearly every word of every query). Words common
+// enough to break the budget ("failed", "error" in a million records) only
+// add their weight to the best records the rarer words found (at least 64,
+// or 4 times `top`), by binary search in their postings. A query made only
+// of such words is answered from the first 8,192 postings of its rarest
+// one that `keep` accepts. So: O(8,192 + 64 x common words x
+// log(postings)) at most without `keep`; a `keep` that turns most records
+// away may visit all of one word's postings.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,8 +48,10 @@ class Bm25Index {
  public:
   explicit Bm25Index(const KnowledgeBase& kb);
 
-  // Up to `top` records, best first; ties by id.
-  std::vector<Hit> Search(std::string_view query, std::size_t top) const;
+  // Up to `top` records, best first; ties by id. `keep`, when given,
+  // leaves out the records (indexes into kb.records()) it says no to.
+  std::vector<Hit> Search(std::string_view query, std::size_t top,
+                          const std::function<bool(std::size_t)>& keep = {}) const;
 
   std::size_t terms() const { return terms_.size(); }
 

@@ -68,14 +68,15 @@ bool ReadWholeFile(const std::string& path, std::string* out) {
   return f.gcount() == size;
 }
 
-MappedFile::MappedFile(const std::string& path) {
+MappedFile::MappedFile(const std::string& path, Access access) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
   struct stat st {};
   if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-    // Every byte is read (the checksum covers the file), so the pages are
-    // mapped in one go rather than faulted in one by one.
-    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    // A file read whole has its pages mapped in one go rather than faulted
+    // in one by one; a file read in places only pays for those.
+    const int flags = MAP_PRIVATE | (access == Access::kWhole ? MAP_POPULATE : 0);
+    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, flags, fd, 0);
     if (p != MAP_FAILED) {
       data_ = static_cast<const char*>(p);
       size_ = static_cast<std::size_t>(st.st_size);

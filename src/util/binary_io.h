@@ -97,7 +97,10 @@ bool ReadWholeFile(const std::string& path, std::string* out);
 // mapped (or is empty).
 class MappedFile {
  public:
-  explicit MappedFile(const std::string& path);
+  // kWhole: the caller reads every byte. kInPlaces: only what it touches
+  // is read from disk and counts toward the process's memory.
+  enum class Access { kWhole, kInPlaces };
+  explicit MappedFile(const std::string& path, Access access = Access::kWhole);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;

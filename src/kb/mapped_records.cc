@@ -1,0 +1,93 @@
+#include "kb/mapped_records.h"
+
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "kb/record_codec.h"
+
+namespace kedb {
+
+KnowledgeBase::Mapped::Mapped(std::unique_ptr<util::MappedFile> file, std::string path, std::string_view records,
+                              const char* entries, const char* ids, std::size_t count, uint64_t content_key)
+    : file_(std::move(file)),
+      path_(std::move(path)),
+      records_(records),
+      entries_(entries),
+      ids_(ids),
+      count_(count),
+      content_key_(content_key),
+      decoded_(new std::atomic<const Record*>[count]) {
+  for (std::size_t i = 0; i < count_; ++i) decoded_[i].store(nullptr, std::memory_order_relaxed);
+}
+
+KnowledgeBase::Mapped::~Mapped() {
+  for (std::size_t i = 0; i < count_; ++i) delete decoded_[i].load(std::memory_order_relaxed);
+}
+
+uint64_t KnowledgeBase::Mapped::IdHash(std::string_view id) { return XXH3_64bits(id.data(), id.size()); }
+
+// The tables are read with memcpy: the file's layout keeps them aligned,
+// but nothing in the language promises a mapped byte is a struct.
+KnowledgeBase::Mapped::Entry KnowledgeBase::Mapped::EntryAt(std::size_t i) const {
+  Entry e;
+  std::memcpy(&e, entries_ + i * sizeof(Entry), sizeof e);
+  return e;
+}
+
+KnowledgeBase::Mapped::IdSlot KnowledgeBase::Mapped::IdAt(std::size_t i) const {
+  IdSlot s;
+  std::memcpy(&s, ids_ + i * sizeof(IdSlot), sizeof s);
+  return s;
+}
+
+void KnowledgeBase::Mapped::Damaged(std::size_t i) const {
+  ::unlink(path_.c_str());
+  std::fprintf(stderr,
+               "kedb: the knowledge-base snapshot %s is damaged (record %zu changed after it was opened); it has "
+               "been removed and is built again from the source on the next run\n",
+               path_.c_str(), i);
+  std::exit(70);  // EX_SOFTWARE
+}
+
+const Record& KnowledgeBase::Mapped::Get(std::size_t i) const {
+  if (const Record* r = decoded_[i].load(std::memory_order_acquire)) return *r;
+  const Entry e = EntryAt(i);
+  // Entries were checked on open to lie inside the records.
+  const std::string_view bytes = records_.substr(e.offset, e.size);
+  if (XXH3_64bits(bytes.data(), bytes.size()) != e.checksum) Damaged(i);
+  auto record = std::make_unique<Record>();
+  util::BinaryReader in(bytes);
+  RecordDecoder decoder(&in);
+  decoder.Record(record.get());
+  if (!decoder.ok() || !in.done()) Damaged(i);
+  const Record* expected = nullptr;
+  if (decoded_[i].compare_exchange_strong(expected, record.get(), std::memory_order_acq_rel)) {
+    return *record.release();
+  }
+  return *expected;  // another thread decoded it first
+}
+
+std::optional<std::size_t> KnowledgeBase::Mapped::Find(std::string_view id) const {
+  const uint64_t hash = IdHash(id);
+  std::size_t lo = 0, hi = count_;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (IdAt(mid).hash < hash) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  for (; lo < count_; ++lo) {
+    const IdSlot slot = IdAt(lo);
+    if (slot.hash != hash) break;
+    if (Get(slot.record).id == id) return slot.record;
+  }
+  return std::nullopt;
+}
+
+}  // namespace kedb

@@ -1,0 +1,83 @@
+// The records of a knowledge base read in place from a mapped snapshot
+// file (kb/snapshot.h), each decoded the first time it is touched.
+//
+// Why: a command that touches one record (`kedb show ID`) should cost the
+// same at a thousand records as at a million. Decoding every record of a
+// large snapshot takes seconds and gigabytes; mapping it costs neither.
+//
+// The file holds, after its header, every record's encoding
+// (kb/record_codec.h) back to back, a table of where each one is with its
+// checksum, and a table of id hashes sorted for binary search. Opening
+// checks the header and both tables against their checksum (a few bytes
+// per record); a record's own bytes are checked when it is decoded.
+//
+// Thread-safe: two threads touching the same record at once may both
+// decode it; one copy is kept, and a record once decoded stays at the same
+// address until the knowledge base goes away.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "kedb/knowledge_base.h"
+#include "util/binary_io.h"
+
+namespace kedb {
+
+class KnowledgeBase::Mapped {
+ public:
+  // One record's place in the file (relative to the start of the records).
+  struct Entry {
+    uint64_t offset;
+    uint64_t size;
+    uint64_t checksum;  // XXH3 of the record's bytes
+  };
+  // An id's hash and its record, sorted by hash then record.
+  struct IdSlot {
+    uint64_t hash;
+    uint64_t record;
+  };
+
+  // `file` stays open for the life of this object. `records` spans every
+  // record's encoding; `entries` and `ids` hold `count` items each (their
+  // checksum already verified by the caller).
+  Mapped(std::unique_ptr<util::MappedFile> file, std::string path, std::string_view records, const char* entries,
+         const char* ids, std::size_t count, uint64_t content_key);
+  ~Mapped();
+  Mapped(const Mapped&) = delete;
+  Mapped& operator=(const Mapped&) = delete;
+
+  std::size_t size() const { return count_; }
+  uint64_t content_key() const { return content_key_; }
+
+  // Record `i`, decoded on first use. A record whose bytes fail their
+  // checksum means the file changed under the process after it was
+  // opened: the file is removed (the next run builds it again from the
+  // source) and the process stops with a message naming it, since no
+  // answer drawn from it can be trusted.
+  const Record& Get(std::size_t i) const;
+  // The position of the record with `id`, if there is one.
+  std::optional<std::size_t> Find(std::string_view id) const;
+
+  static uint64_t IdHash(std::string_view id);
+
+ private:
+  Entry EntryAt(std::size_t i) const;
+  IdSlot IdAt(std::size_t i) const;
+  [[noreturn]] void Damaged(std::size_t i) const;
+
+  std::unique_ptr<util::MappedFile> file_;
+  std::string path_;
+  std::string_view records_;
+  const char* entries_;
+  const char* ids_;
+  std::size_t count_;
+  uint64_t content_key_;
+  std::unique_ptr<std::atomic<const Record*>[]> decoded_;
+};
+
+}  // namespace kedb
