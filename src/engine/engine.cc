@@ -203,6 +203,7 @@ std::vector<Candidate> Engine::Impl::MessageCandidates(const match::MessageLines
 }
 
 MatchResult Engine::Impl::Match(std::string_view raw, const MatchOptions& options) const {
+  Build();
   // Matched as cleaned lines (see logs/preprocess.h); spans are mapped back
   // to the raw text through each line's start and stripped prefix.
   std::vector<std::size_t> raw_starts = logs::LineStarts(raw);

@@ -35,20 +35,16 @@ class Engine::Impl {
 
   // Compiles (or reads from the cache folder) the pattern database and the
   // signature index, on both cores, once; later calls return the first
-  // call's status. Called at open, or by the first call that needs them
-  // when the engine was opened with defer_indexes. A build that fails
-  // leaves empty indexes behind (nothing matches), and says why here.
+  // call's status. Called at open, or on entry to Match and Scan when the
+  // engine was opened with defer_indexes (the steps below them use the
+  // indexes without asking again). A build that fails leaves empty indexes
+  // behind (nothing matches), and says why here.
   Status Build() const;
 
   const KnowledgeBase& kb() const { return kb_; }
-  const match::PatternSet& patterns() const {
-    Build();
-    return *patterns_;
-  }
-  const match::SignatureIndex& signatures() const {
-    Build();
-    return *signatures_;
-  }
+  // Valid once Build() has run.
+  const match::PatternSet& patterns() const { return *patterns_; }
+  const match::SignatureIndex& signatures() const { return *signatures_; }
 
   MatchResult Match(std::string_view text, const MatchOptions& options) const;
   Status Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const;  // scan.cc

@@ -425,6 +425,7 @@ void Engine::Impl::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
 }
 
 Status Engine::Impl::Scan(std::istream& raw, const ScanOptions& options, ScanResult* result) const {
+  Build();
   // Stages 1 and 2, on the log decompressed when it is gzip or zstd.
   logs::DecompressingBuf plain(raw);
   std::istream in(&plain);

@@ -222,7 +222,6 @@ std::string NoRecordsMessage(const std::string& path, const LoadReport& report) 
 KnowledgeBase KnowledgeBase::FromRecords(std::vector<Record> records, LoadReport* report) {
   LoadReport local;
   KnowledgeBase kb;
-  kb.key_ = std::make_shared<KeyCache>();
   kb.records_.reserve(records.size());
   kb.by_id_.reserve(records.size());
   for (auto& r : records) kb.Add(std::move(r), report ? report : &local);
