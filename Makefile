@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 KEDB = ./$(BUILD)/kedb
 
-.PHONY: all build test test-asan fuzz demo serve bench bench-scale setup clean
+.PHONY: all build test test-asan fuzz demo serve bench bench-scale bench-kafka setup clean
 
 all: build
 
@@ -75,6 +75,10 @@ bench: build
 # for others; BASELINE=path/to/kedb for another build side by side).
 bench-scale: build
 	bash bench/scale.sh
+
+# kedb consume with one and two consumers against a mock Kafka cluster.
+bench-kafka: build
+	bash bench/kafka.sh
 
 clean:
 	rm -rf $(BUILD)

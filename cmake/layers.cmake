@@ -3,7 +3,7 @@
 # includes only the layers named here, which all come before it. The build
 # checks the includes (check_layers.cmake) before compiling anything, so a
 # backward include fails the build with the file and line that made it.
-set(KEDB_LAYERS util regex record store kb logs match search engine lint mine render app serve cli)
+set(KEDB_LAYERS util regex record store kb logs match search engine lint mine render app serve stream cli)
 set(KEDB_LAYER_util "")
 set(KEDB_LAYER_regex util)
 set(KEDB_LAYER_record util)
@@ -18,7 +18,8 @@ set(KEDB_LAYER_mine logs record regex util)
 set(KEDB_LAYER_render mine lint engine match search store kb record logs util)
 set(KEDB_LAYER_app render mine lint engine match search store kb record logs regex util)
 set(KEDB_LAYER_serve app engine store record util)
-set(KEDB_LAYER_cli serve app store util)
+set(KEDB_LAYER_stream app engine util)
+set(KEDB_LAYER_cli stream serve app store util)
 # The public headers in include/kedb/ belong to the layer that implements
 # them.
 set(KEDB_PUBLIC_status.h util)

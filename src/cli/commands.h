@@ -20,6 +20,7 @@ void RegisterMcp(CLI::App& app, int* exit_code);
 void RegisterMine(CLI::App& app, int* exit_code);
 void RegisterReport(CLI::App& app, int* exit_code);
 void RegisterExport(CLI::App& app, int* exit_code);
+void RegisterConsume(CLI::App& app, int* exit_code);
 void RegisterNew(CLI::App& app, int* exit_code);
 // `completion` and `man`: register them last; they describe the others.
 void RegisterCompletion(CLI::App& app, int* exit_code);

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   kedb::cli::RegisterExport(app, &exit_code);
   kedb::cli::RegisterServe(app, &exit_code);
   kedb::cli::RegisterMcp(app, &exit_code);
+  kedb::cli::RegisterConsume(app, &exit_code);
   kedb::cli::RegisterCompletion(app, &exit_code);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,71 @@
+// kedb as a Kafka consumer: logs in from one topic, scan results out to
+// another (`kedb consume`).
+//
+// Each input message is one log (or a piece of one: a few lines, a whole
+// job's output), keyed by the job it came from. It is scanned as
+// `kedb scan --format json` would scan it, and one result goes to the
+// output topic under the same key:
+//
+//   {"job": KEY, "input": {"topic": T, "partition": P, "offset": O},
+//    "bytes": N, "scan": {...the scan's JSON...}}
+//
+// Delivery is at least once. Messages are taken in batches; a batch's
+// results are produced and acknowledged by the brokers before the batch's
+// offsets are committed, so a consumer that dies mid-batch leaves its
+// messages to be read again by whoever takes its partitions. A commit the
+// group refuses while it rebalances is tried again after the next batch
+// and when partitions are revoked. A message may still have two results;
+// the input's topic, partition and offset let a reader downstream drop the
+// second.
+//
+// Consumers with the same group id share the input's partitions (Kafka's
+// group protocol): partitions are the unit of parallelism, and more
+// processes in the group means more throughput up to one per partition.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/queries.h"
+#include "kedb/engine.h"
+#include "kedb/status.h"
+
+namespace kedb::stream {
+
+struct ConsumeOptions {
+  std::string brokers;       // bootstrap.servers: "host:port,..."
+  std::string group;         // group.id
+  std::string input_topic;
+  std::string output_topic;
+  // More librdkafka settings, applied to both the consumer and the producer
+  // (security.protocol, sasl.*, session.timeout.ms, ...).
+  std::vector<std::pair<std::string, std::string>> settings;
+  std::size_t batch = 100;   // messages scanned between two commits at most
+  // Stop after this long with no message (0: run until `stop`).
+  int idle_exit_ms = 0;
+  app::MatchQuery query;     // how each log is scanned (top, env, lang)
+};
+
+struct ConsumeStats {
+  uint64_t messages = 0;     // input messages scanned
+  uint64_t bytes = 0;        // their size
+  uint64_t commits = 0;      // batches committed
+  uint64_t commit_failures = 0;  // commits refused (a rebalance), tried again later
+};
+
+// The result published for one input message (see above).
+std::string ResultJson(std::string_view job, std::string_view topic, int32_t partition, int64_t offset,
+                       std::size_t bytes, std::string_view scan_json);
+
+// Runs until `stop` turns true, the idle time runs out, or a fatal error.
+// Errors: settings librdkafka refuses, a topic that cannot be subscribed,
+// results the brokers did not acknowledge (then nothing of that batch is
+// committed, and the process should exit so that the group moves on).
+Status Consume(const Engine& engine, const ConsumeOptions& options, const std::atomic<bool>& stop,
+               ConsumeStats* stats);
+
+}  // namespace kedb::stream
