@@ -42,6 +42,9 @@ void ExpectSameLoad(const std::string& path) {
   }
   EXPECT_EQ(again->Find("no/such-record"), nullptr);
   EXPECT_EQ(again->content_key(), kb->content_key());
+  // Each regex is kept apart, readable without decoding its record.
+  for (std::size_t i = 0; i < kb->size(); ++i) EXPECT_EQ(again->pattern(i), kb->record(i).regex);
+  EXPECT_EQ(again->patterns_key(), kb->patterns_key());
   EXPECT_EQ(from_snapshot.diagnostics, from_files.diagnostics);
   EXPECT_EQ(from_snapshot.documents, from_files.documents);
   EXPECT_EQ(from_snapshot.rejected, from_files.rejected);
@@ -160,6 +163,50 @@ TEST(Snapshot, RecordsAreDecodedInPlaceAndCheckedWhenTouched) {
   EXPECT_EXIT(mapped->Find("t/r30"), ::testing::ExitedWithCode(70), "snapshot .* is damaged");
   // The process that found the damage removed the file; the next load
   // builds it again from the source.
+  EXPECT_FALSE(fs::exists(file));
+}
+
+// A regex read in place is checked as a record is: one changed under a
+// running process stops it, and the file is removed.
+TEST(Snapshot, PatternsAreReadInPlaceAndCheckedWhenFetched) {
+  TempDir dir, cache;
+  std::string jsonl;
+  for (int i = 0; i < 50; ++i) {
+    jsonl += fmt::format(R"({{"id": "t/r{}", "signature": "widget {} failed", "regex": "gadget {} broke", "domain": "t"}})",
+                         i, i, i) + "\n";
+  }
+  const std::string path = (dir.path() / "kb.jsonl").string();
+  testing::WriteFile(path, jsonl);
+  LoadReport report;
+  auto kb = KnowledgeBase::Load(path, LoadOptions{}, &report);
+  ASSERT_TRUE(kb.ok());
+  const std::string file = SnapshotPath(cache.path().string(), path, 9);
+  ASSERT_TRUE(SaveSnapshot(file, 9, *kb, report));
+  auto mapped = LoadSnapshot(file, 9, nullptr);
+  ASSERT_TRUE(mapped.has_value());
+  EXPECT_EQ(mapped->pattern(40), "gadget 40 broke");
+  // A knowledge base edited without touching any regex keeps its key (so
+  // its pattern database is not compiled again); a changed regex does not.
+  auto edited = kb->records();
+  std::vector<Record> copy(edited.begin(), edited.end());
+  copy[3].root_cause = "a cause written later";
+  EXPECT_EQ(KnowledgeBase::FromRecords(copy).patterns_key(), kb->patterns_key());
+  EXPECT_NE(KnowledgeBase::FromRecords(copy).content_key(), kb->content_key());
+  copy[3].regex = "gadget 3 broke badly";
+  EXPECT_NE(KnowledgeBase::FromRecords(copy).patterns_key(), kb->patterns_key());
+
+  // The last copy of the text is the regex, kept after the records.
+  const std::size_t at = testing::ReadFile(file).rfind("gadget 41 broke");
+  ASSERT_NE(at, std::string::npos);
+  {
+    std::FILE* f = std::fopen(file.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, static_cast<long>(at), SEEK_SET);
+    std::fputc('G', f);
+    std::fclose(f);
+  }
+  EXPECT_EQ(mapped->pattern(40), "gadget 40 broke");  // its neighbour is intact
+  EXPECT_EXIT(mapped->pattern(41), ::testing::ExitedWithCode(70), "snapshot .* is damaged \\(the pattern of record 41");
   EXPECT_FALSE(fs::exists(file));
 }
 

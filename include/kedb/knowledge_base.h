@@ -124,6 +124,30 @@ class KnowledgeBase {
   // snapshot, or computed once from the records (one pass over them).
   uint64_t content_key() const;
 
+  // Record `i`'s regex, without decoding the record: what a pattern
+  // database compiles, and fetches again when it confirms a hit. From a
+  // snapshot it is read in place (checked when fetched, as a record is).
+  std::string_view pattern(std::size_t i) const;
+  // A hash of every record's regex, in order (PatternsKey): a pattern
+  // database is keyed by it, so an edit that leaves every regex alone
+  // (a new workaround, a rate) does not recompile it.
+  uint64_t patterns_key() const;
+  // The hash patterns_key() is: of each string's length and bytes, in turn.
+  // Any list of strings hashes the same way, so a database built from a
+  // plain list of patterns finds one cached from a knowledge base.
+  class PatternsHasher {
+   public:
+    PatternsHasher();
+    ~PatternsHasher();
+    PatternsHasher(const PatternsHasher&) = delete;
+    PatternsHasher& operator=(const PatternsHasher&) = delete;
+    void Add(std::string_view pattern);
+    uint64_t Digest() const;
+
+   private:
+    void* state_;
+  };
+
   // The records of a snapshot, read in place (kb/mapped_records.h).
   class Mapped;
   static KnowledgeBase FromMapped(std::shared_ptr<const Mapped> mapped);

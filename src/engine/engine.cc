@@ -69,9 +69,11 @@ Engine::Impl::~Impl() = default;
 
 Status Engine::Impl::Build() const {
   std::call_once(build_once_, [this] {
-    std::vector<std::string> patterns;
-    patterns.reserve(kb_.size());
-    for (const Record& r : kb_.records()) patterns.push_back(r.regex);
+    // Patterns are fetched from the knowledge base one at a time: a
+    // database read from the cache compiles (and so fetches) only those a
+    // scan finds candidates for.
+    match::PatternSource patterns{kb_.size(), kb_.patterns_key(),
+                                  [this](uint32_t p) { return kb_.pattern(p); }};
     // The signature index needs only the records: it is read from the cache
     // (or built) on the other core while the pattern database loads.
     auto signatures = std::async(std::launch::async, [this] { return match::SignatureIndex::Open(kb_, cache_dir_); });
@@ -82,7 +84,7 @@ Status Engine::Impl::Build() const {
       return;
     }
     build_status_ = set.status();
-    auto empty = match::PatternSet::Build({}, "");
+    auto empty = match::PatternSet::Build(std::vector<std::string>{}, "");
     patterns_ = empty.ok() ? std::move(empty).value() : nullptr;
   });
   return build_status_;
@@ -221,26 +223,8 @@ MatchResult Engine::Impl::Match(std::string_view raw, const MatchOptions& option
   return result;
 }
 
-// BM25 indexes kept per cache folder, as for pattern databases.
-constexpr std::size_t kCachedSearchIndexes = 8;
-
 const search::Bm25Index& Engine::Impl::SearchIndex() const {
-  std::call_once(search_once_, [&]() {
-    std::string path;
-    if (!cache_dir_.empty()) {
-      path = (std::filesystem::path(cache_dir_) /
-              fmt::format("bm25-{:016x}.bin", search::Bm25Index::ContentKey(kb_)))
-                 .string();
-      std::string bytes;
-      if (util::ReadWholeFile(path, &bytes)) search_ = search::Bm25Index::Deserialize(kb_, bytes);
-      if (search_) return;
-    }
-    search_ = std::make_unique<search::Bm25Index>(kb_);
-    // An unwritable cache only costs time.
-    if (!path.empty() && util::WriteFileAtomically(path, search_->Serialize())) {
-      util::PruneCacheFiles(cache_dir_, "bm25-", kCachedSearchIndexes);
-    }
-  });
+  std::call_once(search_once_, [&]() { search_ = search::Bm25Index::Open(kb_, cache_dir_); });
   return *search_;
 }
 

@@ -11,16 +11,12 @@
 
 namespace kedb {
 
-KnowledgeBase::Mapped::Mapped(std::unique_ptr<util::MappedFile> file, std::string path, std::string_view records,
-                              const char* entries, const char* ids, std::size_t count, uint64_t content_key)
+KnowledgeBase::Mapped::Mapped(std::unique_ptr<util::MappedFile> file, std::string path, const Sections& sections)
     : file_(std::move(file)),
       path_(std::move(path)),
-      records_(records),
-      entries_(entries),
-      ids_(ids),
-      count_(count),
-      content_key_(content_key),
-      decoded_(new std::atomic<const Record*>[count]) {
+      sections_(sections),
+      count_(sections.count),
+      decoded_(new std::atomic<const Record*>[sections.count]) {
   for (std::size_t i = 0; i < count_; ++i) decoded_[i].store(nullptr, std::memory_order_relaxed);
 }
 
@@ -30,26 +26,30 @@ KnowledgeBase::Mapped::~Mapped() {
 
 uint64_t KnowledgeBase::Mapped::IdHash(std::string_view id) { return XXH3_64bits(id.data(), id.size()); }
 
+uint32_t KnowledgeBase::Mapped::PatternChecksum(std::string_view pattern) {
+  return static_cast<uint32_t>(XXH3_64bits(pattern.data(), pattern.size()));
+}
+
 // The tables are read with memcpy: the file's layout keeps them aligned,
 // but nothing in the language promises a mapped byte is a struct.
 KnowledgeBase::Mapped::Entry KnowledgeBase::Mapped::EntryAt(std::size_t i) const {
   Entry e;
-  std::memcpy(&e, entries_ + i * sizeof(Entry), sizeof e);
+  std::memcpy(&e, sections_.entries + i * sizeof(Entry), sizeof e);
   return e;
 }
 
 KnowledgeBase::Mapped::IdSlot KnowledgeBase::Mapped::IdAt(std::size_t i) const {
   IdSlot s;
-  std::memcpy(&s, ids_ + i * sizeof(IdSlot), sizeof s);
+  std::memcpy(&s, sections_.ids + i * sizeof(IdSlot), sizeof s);
   return s;
 }
 
-void KnowledgeBase::Mapped::Damaged(std::size_t i) const {
+void KnowledgeBase::Mapped::Damaged(std::size_t i, const char* what) const {
   ::unlink(path_.c_str());
   std::fprintf(stderr,
-               "kedb: the knowledge-base snapshot %s is damaged (record %zu changed after it was opened); it has "
+               "kedb: the knowledge-base snapshot %s is damaged (%s %zu changed after it was opened); it has "
                "been removed and is built again from the source on the next run\n",
-               path_.c_str(), i);
+               path_.c_str(), what, i);
   std::exit(70);  // EX_SOFTWARE
 }
 
@@ -57,18 +57,27 @@ const Record& KnowledgeBase::Mapped::Get(std::size_t i) const {
   if (const Record* r = decoded_[i].load(std::memory_order_acquire)) return *r;
   const Entry e = EntryAt(i);
   // Entries were checked on open to lie inside the records.
-  const std::string_view bytes = records_.substr(e.offset, e.size);
-  if (XXH3_64bits(bytes.data(), bytes.size()) != e.checksum) Damaged(i);
+  const std::string_view bytes = sections_.records.substr(e.offset, e.size);
+  if (XXH3_64bits(bytes.data(), bytes.size()) != e.checksum) Damaged(i, "record");
   auto record = std::make_unique<Record>();
   util::BinaryReader in(bytes);
   RecordDecoder decoder(&in);
   decoder.Record(record.get());
-  if (!decoder.ok() || !in.done()) Damaged(i);
+  if (!decoder.ok() || !in.done()) Damaged(i, "record");
   const Record* expected = nullptr;
   if (decoded_[i].compare_exchange_strong(expected, record.get(), std::memory_order_acq_rel)) {
     return *record.release();
   }
   return *expected;  // another thread decoded it first
+}
+
+std::string_view KnowledgeBase::Mapped::Pattern(std::size_t i) const {
+  PatternEntry e;
+  std::memcpy(&e, sections_.pattern_entries + i * sizeof(PatternEntry), sizeof e);
+  // Entries were checked on open to lie inside the patterns.
+  const std::string_view pattern = sections_.patterns.substr(e.offset, e.size);
+  if (PatternChecksum(pattern) != e.checksum) Damaged(i, "the pattern of record");
+  return pattern;
 }
 
 std::optional<std::size_t> KnowledgeBase::Mapped::Find(std::string_view id) const {

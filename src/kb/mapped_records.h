@@ -41,18 +41,39 @@ class KnowledgeBase::Mapped {
     uint64_t hash;
     uint64_t record;
   };
+  // One record's regex, kept apart from its encoding so that a pattern
+  // database can be built, or a hit confirmed, without decoding records
+  // (relative to the start of the patterns).
+  struct PatternEntry {
+    uint64_t offset;
+    uint32_t size;
+    uint32_t checksum;  // the low half of the pattern's XXH3
+  };
+  static uint32_t PatternChecksum(std::string_view pattern);
 
-  // `file` stays open for the life of this object. `records` spans every
-  // record's encoding; `entries` and `ids` hold `count` items each (their
-  // checksum already verified by the caller).
-  Mapped(std::unique_ptr<util::MappedFile> file, std::string path, std::string_view records, const char* entries,
-         const char* ids, std::size_t count, uint64_t content_key);
+  // Where everything is in the mapped file. `records` spans every record's
+  // encoding and `patterns` every regex; `entries`, `ids` and
+  // `pattern_entries` hold `count` items each (their checksum already
+  // verified by the caller, and each entry checked to lie inside its
+  // section).
+  struct Sections {
+    std::string_view records, patterns;
+    const char* entries = nullptr;
+    const char* ids = nullptr;
+    const char* pattern_entries = nullptr;
+    std::size_t count = 0;
+    uint64_t content_key = 0, patterns_key = 0;
+  };
+
+  // `file` stays open for the life of this object.
+  Mapped(std::unique_ptr<util::MappedFile> file, std::string path, const Sections& sections);
   ~Mapped();
   Mapped(const Mapped&) = delete;
   Mapped& operator=(const Mapped&) = delete;
 
   std::size_t size() const { return count_; }
-  uint64_t content_key() const { return content_key_; }
+  uint64_t content_key() const { return sections_.content_key; }
+  uint64_t patterns_key() const { return sections_.patterns_key; }
 
   // Record `i`, decoded on first use. A record whose bytes fail their
   // checksum means the file changed under the process after it was
@@ -60,6 +81,9 @@ class KnowledgeBase::Mapped {
   // source) and the process stops with a message naming it, since no
   // answer drawn from it can be trusted.
   const Record& Get(std::size_t i) const;
+  // Record `i`'s regex, read in place; a damaged one is handled as a
+  // damaged record is.
+  std::string_view Pattern(std::size_t i) const;
   // The position of the record with `id`, if there is one.
   std::optional<std::size_t> Find(std::string_view id) const;
 
@@ -68,15 +92,12 @@ class KnowledgeBase::Mapped {
  private:
   Entry EntryAt(std::size_t i) const;
   IdSlot IdAt(std::size_t i) const;
-  [[noreturn]] void Damaged(std::size_t i) const;
+  [[noreturn]] void Damaged(std::size_t i, const char* what) const;
 
   std::unique_ptr<util::MappedFile> file_;
   std::string path_;
-  std::string_view records_;
-  const char* entries_;
-  const char* ids_;
+  Sections sections_;
   std::size_t count_;
-  uint64_t content_key_;
   std::unique_ptr<std::atomic<const Record*>[]> decoded_;
 };
 

@@ -26,9 +26,10 @@ namespace {
 
 // Bump whenever Record, Diagnostic or LoadReport (or how they are written
 // here) change.
-// The format is in the magic: 3 maps records in place (kb/mapped_records.h).
-constexpr uint64_t kSnapshotFormat = 3 * 100 + kRecordCodecVersion;
-constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '3'};
+// The format is in the magic: 3 maps records in place (kb/mapped_records.h),
+// 4 keeps every record's regex apart as well.
+constexpr uint64_t kSnapshotFormat = 4 * 100 + kRecordCodecVersion;
+constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '4'};
 
 using util::BinaryReader;
 using util::BinaryWriter;
@@ -136,21 +137,27 @@ struct Header {
   uint64_t records_offset, records_size;  // every record's encoding
   uint64_t entries_offset;  // count x Mapped::Entry
   uint64_t ids_offset;      // count x Mapped::IdSlot, sorted
-  uint64_t checksum;        // XXH3 of the header before this field, the meta and both tables
+  uint64_t patterns_offset, patterns_size;  // every record's regex
+  uint64_t pattern_entries_offset;          // count x Mapped::PatternEntry
+  uint64_t patterns_key;    // KnowledgeBase::patterns_key()
+  uint64_t checksum;        // XXH3 of the header before this field, the meta and the three tables
 };
-static_assert(sizeof(Header) == 88);
+static_assert(sizeof(Header) == 120);
 
 using Entry = KnowledgeBase::Mapped::Entry;
 constexpr uint64_t kCheckWholeBelow = 64u << 20;
 using IdSlot = KnowledgeBase::Mapped::IdSlot;
+using PatternEntry = KnowledgeBase::Mapped::PatternEntry;
 
-uint64_t HeaderChecksum(const Header& h, std::string_view meta, std::string_view entries, std::string_view ids) {
+uint64_t HeaderChecksum(const Header& h, std::string_view meta, std::string_view entries, std::string_view ids,
+                        std::string_view pattern_entries) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
   XXH3_64bits_update(st, &h, offsetof(Header, checksum));
   XXH3_64bits_update(st, meta.data(), meta.size());
   XXH3_64bits_update(st, entries.data(), entries.size());
   XXH3_64bits_update(st, ids.data(), ids.size());
+  XXH3_64bits_update(st, pattern_entries.data(), pattern_entries.size());
   const uint64_t sum = XXH3_64bits_digest(st);
   XXH3_freeState(st);
   return sum;
@@ -198,7 +205,9 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
   PutReport(&meta, report);
   std::vector<Entry> entries;
   std::vector<IdSlot> ids;
+  std::vector<PatternEntry> pattern_entries;
   entries.reserve(kb.size());
+  pattern_entries.reserve(kb.size());
   ids.reserve(kb.size());
   std::string out(sizeof(Header), '\0');
   Header h{};
@@ -206,6 +215,7 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
   h.key = key;
   h.count = kb.size();
   h.content_key = kb.content_key();
+  h.patterns_key = kb.patterns_key();
   h.meta_offset = out.size();
   h.meta_size = meta.str().size();
   out += meta.str();
@@ -222,6 +232,14 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
     out += bytes;
   }
   h.records_size = out.size() - h.records_offset;
+  h.patterns_offset = out.size();
+  for (std::size_t i = 0; i < kb.size(); ++i) {
+    const std::string_view pattern = kb.pattern(i);
+    pattern_entries.push_back({out.size() - h.patterns_offset, static_cast<uint32_t>(pattern.size()),
+                               KnowledgeBase::Mapped::PatternChecksum(pattern)});
+    out += pattern;
+  }
+  h.patterns_size = out.size() - h.patterns_offset;
   PadTo8(&out);
   std::sort(ids.begin(), ids.end(), [](const IdSlot& a, const IdSlot& b) {
     return a.hash != b.hash ? a.hash < b.hash : a.record < b.record;
@@ -230,7 +248,9 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
   out += AsBytes(entries);
   h.ids_offset = out.size();
   out += AsBytes(ids);
-  h.checksum = HeaderChecksum(h, meta.str(), AsBytes(entries), AsBytes(ids));
+  h.pattern_entries_offset = out.size();
+  out += AsBytes(pattern_entries);
+  h.checksum = HeaderChecksum(h, meta.str(), AsBytes(entries), AsBytes(ids), AsBytes(pattern_entries));
   std::memcpy(out.data(), &h, sizeof h);
   if (!util::WriteFileAtomically(file, out)) return false;
   // Only the newest snapshot of a knowledge base is ever read again.
@@ -251,32 +271,48 @@ std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key,
   auto inside = [&](uint64_t offset, uint64_t length) { return offset <= size && length <= size - offset; };
   if (h.count > size / sizeof(Entry) || !inside(h.meta_offset, h.meta_size) ||
       !inside(h.records_offset, h.records_size) || h.entries_offset % 8 != 0 || h.ids_offset % 8 != 0 ||
-      !inside(h.entries_offset, h.count * sizeof(Entry)) || !inside(h.ids_offset, h.count * sizeof(IdSlot))) {
+      !inside(h.entries_offset, h.count * sizeof(Entry)) || !inside(h.ids_offset, h.count * sizeof(IdSlot)) ||
+      !inside(h.patterns_offset, h.patterns_size) || h.pattern_entries_offset % 8 != 0 ||
+      !inside(h.pattern_entries_offset, h.count * sizeof(PatternEntry))) {
     return std::nullopt;
   }
   const std::string_view meta = bytes.substr(h.meta_offset, h.meta_size);
   const std::string_view entries = bytes.substr(h.entries_offset, h.count * sizeof(Entry));
   const std::string_view ids = bytes.substr(h.ids_offset, h.count * sizeof(IdSlot));
-  if (HeaderChecksum(h, meta, entries, ids) != h.checksum) return std::nullopt;
+  const std::string_view pattern_entries = bytes.substr(h.pattern_entries_offset, h.count * sizeof(PatternEntry));
+  if (HeaderChecksum(h, meta, entries, ids, pattern_entries) != h.checksum) return std::nullopt;
   for (std::size_t i = 0; i < h.count; ++i) {
     Entry e;
     IdSlot s;
+    PatternEntry p;
     std::memcpy(&e, entries.data() + i * sizeof e, sizeof e);
     std::memcpy(&s, ids.data() + i * sizeof s, sizeof s);
-    if (e.offset > h.records_size || e.size > h.records_size - e.offset || s.record >= h.count) return std::nullopt;
+    std::memcpy(&p, pattern_entries.data() + i * sizeof p, sizeof p);
+    if (e.offset > h.records_size || e.size > h.records_size - e.offset || s.record >= h.count ||
+        p.offset > h.patterns_size || p.size > h.patterns_size - p.offset) {
+      return std::nullopt;
+    }
     // A small snapshot is checked whole now: a damaged one is then simply
     // rebuilt. A large one is checked a record at a time as records are
     // touched, or opening it would read every page of it.
     if (h.records_size <= kCheckWholeBelow &&
-        XXH3_64bits(bytes.data() + h.records_offset + e.offset, e.size) != e.checksum) {
+        (XXH3_64bits(bytes.data() + h.records_offset + e.offset, e.size) != e.checksum ||
+         KnowledgeBase::Mapped::PatternChecksum(bytes.substr(h.patterns_offset + p.offset, p.size)) != p.checksum)) {
       return std::nullopt;
     }
   }
   LoadReport rep;
   if (!ReadReport(meta, &rep)) return std::nullopt;
-  const std::string_view records = bytes.substr(h.records_offset, h.records_size);
-  auto in_place = std::make_shared<const KnowledgeBase::Mapped>(std::move(mapped), file, records, entries.data(),
-                                                                ids.data(), h.count, h.content_key);
+  KnowledgeBase::Mapped::Sections sections;
+  sections.records = bytes.substr(h.records_offset, h.records_size);
+  sections.patterns = bytes.substr(h.patterns_offset, h.patterns_size);
+  sections.entries = entries.data();
+  sections.ids = ids.data();
+  sections.pattern_entries = pattern_entries.data();
+  sections.count = h.count;
+  sections.content_key = h.content_key;
+  sections.patterns_key = h.patterns_key;
+  auto in_place = std::make_shared<const KnowledgeBase::Mapped>(std::move(mapped), file, sections);
   if (report) *report = std::move(rep);
   return KnowledgeBase::FromMapped(std::move(in_place));
 }

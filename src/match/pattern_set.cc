@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "logs/line_chunker.h"
+#include "kedb/knowledge_base.h"
 #include "match/prefilter.h"
 #include "util/binary_io.h"
 #include "util/utf8.h"
@@ -28,19 +29,12 @@ constexpr uint32_t kCacheFormat = 2;
 constexpr std::size_t kCachedDatabases = 8;
 constexpr char kCacheMagic[8] = {'K', 'E', 'D', 'B', 'P', 'F', 'X', '1'};
 
-uint64_t CacheKey(const std::vector<std::string>& patterns) {
-  XXH3_state_t* st = XXH3_createState();
-  XXH3_64bits_reset(st);
-  std::string header = fmt::format("{}|{}|{}|", kCacheFormat, kFactorPolicy, hs_version());
-  XXH3_64bits_update(st, header.data(), header.size());
-  for (const auto& p : patterns) {
-    uint64_t len = p.size();
-    XXH3_64bits_update(st, &len, sizeof len);
-    XXH3_64bits_update(st, p.data(), p.size());
-  }
-  uint64_t h = XXH3_64bits_digest(st);
-  XXH3_freeState(st);
-  return h;
+// The cache file's key: the patterns' own key, with everything else that
+// shapes the file.
+uint64_t CacheKey(uint64_t patterns_key) {
+  const std::string header =
+      fmt::format("{}|{}|{}|{:016x}", kCacheFormat, kFactorPolicy, hs_version(), patterns_key);
+  return XXH3_64bits(header.data(), header.size());
 }
 
 // Hyperscan's UTF-8 mode needs valid UTF-8. nullopt when `s` already is;
@@ -75,15 +69,16 @@ void SortUnique(std::vector<LineHit>* v) {
 
 }  // namespace
 
-Result<std::unique_ptr<PatternSet>> PatternSet::Build(std::vector<std::string> python_patterns,
-                                                      const std::string& cache_dir) {
+Result<std::unique_ptr<PatternSet>> PatternSet::Build(PatternSource source, const std::string& cache_dir) {
   auto start = std::chrono::steady_clock::now();
   std::unique_ptr<PatternSet> set(new PatternSet());
-  set->patterns_ = std::move(python_patterns);
-  set->compiled_ = std::make_unique<Compiled[]>(set->patterns_.size());
-  set->stats_.patterns = set->patterns_.size();
+  set->source_ = std::move(source);
+  const std::size_t n = set->source_.count;
+  set->compiled_.reset(new std::atomic<Compiled*>[n]);
+  for (std::size_t p = 0; p < n; ++p) set->compiled_[p].store(nullptr, std::memory_order_relaxed);
+  set->stats_.patterns = n;
 
-  uint64_t key = CacheKey(set->patterns_);
+  const uint64_t key = CacheKey(set->source_.key);
   std::string cache_path;
   if (!cache_dir.empty()) cache_path = (fs::path(cache_dir) / fmt::format("patterns-{:016x}.bin", key)).string();
   if (cache_path.empty() || !set->LoadCache(cache_path, key)) {
@@ -95,31 +90,54 @@ Result<std::unique_ptr<PatternSet>> PatternSet::Build(std::vector<std::string> p
   return set;
 }
 
+Result<std::unique_ptr<PatternSet>> PatternSet::Build(std::vector<std::string> python_patterns,
+                                                      const std::string& cache_dir) {
+  auto held = std::make_shared<const std::vector<std::string>>(std::move(python_patterns));
+  KnowledgeBase::PatternsHasher hasher;
+  for (const std::string& p : *held) hasher.Add(p);
+  PatternSource source{held->size(), hasher.Digest(),
+                       [held](uint32_t p) { return std::string_view((*held)[p]); }};
+  return Build(std::move(source), cache_dir);
+}
+
+PatternSet::~PatternSet() {
+  for (std::size_t p = 0; p < source_.count; ++p) delete compiled_[p].load(std::memory_order_relaxed);
+}
+
 const PatternSet::Compiled& PatternSet::Get(uint32_t p) const {
-  Compiled& c = compiled_[p];
-  std::call_once(c.once, [&]() {
-    auto parsed = regex::ParsePythonRegex(patterns_[p]);
+  Compiled* c = compiled_[p].load(std::memory_order_acquire);
+  if (!c) {
+    auto fresh = std::make_unique<Compiled>();
+    Compiled* expected = nullptr;
+    if (compiled_[p].compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) {
+      c = fresh.release();
+    } else {
+      c = expected;  // another thread got there first
+    }
+  }
+  std::call_once(c->once, [&]() {
+    auto parsed = regex::ParsePythonRegex(source_.pattern(p));
     if (parsed.ok()) {
-      c.info = std::make_unique<regex::PatternInfo>(std::move(parsed).value());
-      c.check = LiteralCheck(*c.info, &literal_ids_);
-      auto re = regex::Pcre2Regex::Compile(c.info->pcre2);
-      if (re.ok()) c.regex = std::make_unique<regex::Pcre2Regex>(std::move(re).value());
+      c->info = std::make_unique<regex::PatternInfo>(std::move(parsed).value());
+      c->check = LiteralCheck(*c->info, &literal_ids_);
+      auto re = regex::Pcre2Regex::Compile(c->info->pcre2);
+      if (re.ok()) c->regex = std::make_unique<regex::Pcre2Regex>(std::move(re).value());
     }
   });
-  return c;
+  return *c;
 }
 
 Status PatternSet::BuildPrefilter() {
   std::map<std::string, std::vector<uint32_t>> by_literal;
   std::vector<std::string> fallback_exprs;
   std::vector<unsigned> fallback_flags;
-  for (uint32_t p = 0; p < patterns_.size(); ++p) {
+  for (uint32_t p = 0; p < source_.count; ++p) {
     const Compiled& c = Get(p);
     if (!c.info || !c.regex) {
       ++stats_.invalid;
       continue;
     }
-    PrefilterPlan plan = PlanPrefilter(patterns_[p], *c.info);
+    PrefilterPlan plan = PlanPrefilter(std::string(source_.pattern(p)), *c.info);
     if (plan.unreachable) {
       every_line_.push_back(p);
       continue;
@@ -167,7 +185,7 @@ void PatternSet::SaveCache(const std::string& path, uint64_t key) const {
   util::BinaryWriter w;
   w.Raw(std::string_view(kCacheMagic, sizeof kCacheMagic));
   w.U64(key);
-  w.U64(patterns_.size());
+  w.U64(source_.count);
   for (const LiteralIndex* index : {&distinct_, &broad_}) {
     w.Bytes(index->db.Serialize());
     w.U32s(index->offsets);
@@ -186,8 +204,10 @@ void PatternSet::SaveCache(const std::string& path, uint64_t key) const {
 }
 
 bool PatternSet::LoadCache(const std::string& path, uint64_t key) {
-  std::string bytes;
-  if (!util::ReadWholeFile(path, &bytes)) return false;
+  // Mapped, not read into a buffer: the databases are copied out of it by
+  // Hyperscan anyway, and a second copy would double the memory.
+  const util::MappedFile file(path);
+  const std::string_view bytes = file.bytes();
   if (bytes.size() < sizeof kCacheMagic + 16 || std::memcmp(bytes.data(), kCacheMagic, sizeof kCacheMagic) != 0) {
     return false;
   }
@@ -196,7 +216,7 @@ bool PatternSet::LoadCache(const std::string& path, uint64_t key) {
   util::BinaryReader r(sealed.substr(sizeof kCacheMagic));
   // Indexes must stay in range whatever the file says.
   auto in_range = [&](const std::vector<uint32_t>& v) {
-    return std::all_of(v.begin(), v.end(), [&](uint32_t p) { return p < patterns_.size(); });
+    return std::all_of(v.begin(), v.end(), [&](uint32_t p) { return p < source_.count; });
   };
   auto read_index = [&](LiteralIndex* index) {
     std::string_view db_bytes;
@@ -213,7 +233,7 @@ bool PatternSet::LoadCache(const std::string& path, uint64_t key) {
   uint64_t file_key, n;
   std::string_view re_bytes;
   std::vector<uint32_t> counts;
-  bool ok = r.U64(&file_key) && file_key == key && r.U64(&n) && n == patterns_.size() && read_index(&distinct_) &&
+  bool ok = r.U64(&file_key) && file_key == key && r.U64(&n) && n == source_.count && read_index(&distinct_) &&
             read_index(&broad_) && r.Bytes(&re_bytes) && r.U32s(&fallback_) && r.U32s(&every_line_) &&
             r.U32s(&counts) && r.done() && counts.size() == 2 && in_range(fallback_) && in_range(every_line_);
   auto re_db = ok ? regex::HsDatabase::Deserialize(re_bytes) : Result<regex::HsDatabase>(Status::Internal("unread"));
@@ -403,10 +423,10 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
 
 std::size_t PatternSet::MatchedLiteralChars(uint32_t p, std::string_view line, regex::Span span) const {
   if (!Get(p).info) return 0;
-  Compiled& c = compiled_[p];
+  Compiled& c = *compiled_[p].load(std::memory_order_acquire);  // allocated by Get
   std::call_once(c.branches_once, [&]() {
     std::vector<Branch> branches;
-    for (const std::string& b : TopLevelBranches(patterns_[p])) {
+    for (const std::string& b : TopLevelBranches(source_.pattern(p))) {
       auto parsed = regex::ParsePythonRegex(b);
       if (!parsed.ok()) return;  // a branch that does not stand alone: count the whole pattern
       auto re = regex::Pcre2Regex::Compile("\\A(?:" + parsed->pcre2 + ")");

@@ -33,8 +33,10 @@
 // Thread-safe: const methods may run concurrently.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -68,10 +70,26 @@ struct PatternSetStats {
   double build_seconds = 0;
 };
 
+// Where a set's patterns come from, fetched one at a time: a knowledge base
+// read from a snapshot keeps them in the mapped file, and a set read from
+// the cache fetches only those it compiles (those a scan finds candidates
+// for), never all of them.
+struct PatternSource {
+  std::size_t count = 0;
+  // Names the patterns: KnowledgeBase::PatternsHasher over all of them, in
+  // order. The cache is keyed by it.
+  uint64_t key = 0;
+  // Pattern i (i < count), called from any thread; the view stays valid
+  // for the set's life.
+  std::function<std::string_view(uint32_t)> pattern;
+};
+
 class PatternSet {
  public:
   // Builds the set. `cache_dir` ("" for none) holds the prefilter cache;
   // failure to write it is not an error.
+  static Result<std::unique_ptr<PatternSet>> Build(PatternSource source, const std::string& cache_dir);
+  // The same from patterns in hand, which the set keeps.
   static Result<std::unique_ptr<PatternSet>> Build(std::vector<std::string> python_patterns,
                                                    const std::string& cache_dir);
 
@@ -110,7 +128,7 @@ class PatternSet {
   bool has_broad() const { return !broad_.db.empty() || !fallback_db_.empty() || !every_line_.empty(); }
 
   const PatternSetStats& stats() const { return stats_; }
-  std::size_t size() const { return patterns_.size(); }
+  std::size_t size() const { return source_.count; }
 
  private:
   // A top-level alternative of a pattern, for MatchedLiteralChars.
@@ -127,14 +145,18 @@ class PatternSet {
     std::vector<Branch> branches;       // empty: the pattern does not alternate at its top
   };
   PatternSet() = default;
+  ~PatternSet();
+  // Pattern p compiled, on its first call (allocated then: a set of a
+  // million patterns holds a pointer for each, not a Compiled).
   const Compiled& Get(uint32_t p) const;
+  friend struct std::default_delete<PatternSet>;
   Status BuildPrefilter();
   bool LoadCache(const std::string& path, uint64_t key);
   void SaveCache(const std::string& path, uint64_t key) const;
   class LineConfirmer;
 
-  std::vector<std::string> patterns_;
-  std::unique_ptr<Compiled[]> compiled_;
+  PatternSource source_;
+  std::unique_ptr<std::atomic<Compiled*>[]> compiled_;
   mutable LiteralIds literal_ids_;  // for the compiled patterns' checks
 
   // Literal i of `db` leads to patterns patterns[offsets[i] .. offsets[i+1]).

@@ -1,34 +1,37 @@
-// The signature index in the cache folder: what every start would otherwise
-// rebuild by reading each record's signature, aliases and pattern.
+// The signature index as a file in the cache folder, used in place: what
+// every start would otherwise rebuild by reading each record's signature,
+// aliases and pattern.
 //
-// The file holds the words and error names by id and, per record, the ids
-// of its phrases, of all its words and of its names; everything else (idf,
-// weights, postings, domain cues) is derived again on loading, which costs
-// a fraction of reading the records. It is keyed by the records' content
-// key (KnowledgeBase::content_key) and
-// by a fingerprint of the word rules (text_words.h) taken on a probe text,
-// so that a change of those rules can never reuse an old file; a checksum
-// and range checks refuse a damaged one, which is then rebuilt.
+// The file (util/section_file.h) holds every table the index reads, words
+// and error names included as hash tables, so opening it reads only its
+// section table. It is keyed by the records' content key
+// (KnowledgeBase::content_key) and by a fingerprint of the word rules
+// (text_words.h) taken on a probe text, so that a change of those rules
+// can never reuse an old file; checksums and range checks refuse a damaged
+// one, which is then rebuilt.
 #include <xxhash.h>
 
-#include <algorithm>
-#include <cstring>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "match/signature_layout.h"
 #include "match/similarity.h"
-#include "util/text_words.h"
 #include "util/binary_io.h"
+#include "util/text_words.h"
 
 namespace kedb::match {
 
 using util::ForEachWordAndCode;
 using util::PatternText;
+namespace layout = signature_layout;
 
 namespace {
 
-constexpr std::string_view kFormat = "kedb-signatures-2";  // 2: signatures without their bracketed details
+// 3: the tables used in place.
+constexpr std::string_view kFormat = "kedb-signatures-3";
 // Signature indexes kept per cache folder, as for pattern databases.
 constexpr std::size_t kCachedIndexes = 8;
 
@@ -51,40 +54,13 @@ void Add(XXH3_state_t* st, std::string_view s) {
   XXH3_64bits_update(st, s.data(), s.size());
 }
 
-// Words in id order as one blob and the offsets where each ends.
-template <class Map>
-void WriteWords(const Map& ids, util::BinaryWriter* w) {
-  std::vector<std::string_view> by_id(ids.size());
-  for (const auto& [word, id] : ids) by_id[id] = word;
-  std::string blob;
-  std::vector<uint32_t> ends;
-  for (std::string_view word : by_id) {
-    blob += word;
-    ends.push_back(static_cast<uint32_t>(blob.size()));
-  }
-  w->Bytes(blob);
-  w->U32s(ends);
-}
-
-template <class Map>
-bool ReadWords(util::BinaryReader* r, Map* ids) {
-  std::string_view blob;
-  std::vector<uint32_t> ends;
-  if (!r->Bytes(&blob) || !r->U32s(&ends)) return false;
-  if (!std::is_sorted(ends.begin(), ends.end()) || (!ends.empty() && ends.back() != blob.size())) return false;
-  ids->reserve(ends.size());
-  for (std::size_t i = 0, begin = 0; i < ends.size(); begin = ends[i++]) {
-    if (!ids->emplace(std::string(blob.substr(begin, ends[i] - begin)), static_cast<uint32_t>(i)).second) return false;
-  }
-  return true;
-}
-
-// A list of ids split into runs by `begin` (n + 1 ascending offsets ending at
-// the list's size), every id under `limit`.
-bool Runs(const std::vector<uint32_t>& ids, const std::vector<uint32_t>& begin, std::size_t n, std::size_t limit) {
-  return begin.size() == n + 1 && begin.front() == 0 && begin.back() == ids.size() &&
-         std::is_sorted(begin.begin(), begin.end()) &&
-         std::all_of(ids.begin(), ids.end(), [&](uint32_t id) { return id < limit; });
+// A list split into n runs by `begin` (n + 1 offsets, from 0 to the list's
+// size). Only the ends are checked here, which costs nothing to read. The
+// values between are trusted as written: every block of the file is
+// checked against its checksum before it is read, which catches a damaged
+// file (a cache in the user's own folder is not an attack surface).
+bool Runs(const util::Array<uint32_t>& ids, const util::Array<uint32_t>& begin, std::size_t n) {
+  return begin.size() == n + 1 && begin[0] == 0 && begin[n] == ids.size();
 }
 
 }  // namespace
@@ -103,82 +79,70 @@ uint64_t SignatureIndex::ContentKey(const KnowledgeBase& kb) {
   return key;
 }
 
-std::string SignatureIndex::Serialize() const {
-  util::BinaryWriter w;
-  w.Bytes(kFormat);
-  WriteWords(ids_, &w);
-  WriteWords(code_ids_, &w);
-  for (const auto* v : {&phrase_ids_, &phrase_begin_, &record_phrases_, &all_ids_, &all_begin_, &domain_word_,
-                        &code_df_, &code_ids_list_, &code_begin_, &bare_ids_, &bare_begin_}) {
-    w.U32s(*v);
-  }
-  // Each record's domain, as an index into the domain names.
-  const auto& names = cues_.names();
-  std::string blob;
-  std::vector<uint32_t> ends, record_domain;
-  for (const auto& name : names) {
-    blob += name;
-    ends.push_back(static_cast<uint32_t>(blob.size()));
-  }
-  for (std::size_t i = 0; i + 1 < all_begin_.size(); ++i) record_domain.push_back(static_cast<uint32_t>(cues_.DomainOf(i)));
-  w.Bytes(blob);
-  w.U32s(ends);
-  w.U32s(record_domain);
-  w.Seal();
-  return std::move(w.str());
+SignatureIndex::SignatureIndex() = default;
+SignatureIndex::SignatureIndex(SignatureIndex&&) noexcept = default;
+SignatureIndex& SignatureIndex::operator=(SignatureIndex&&) noexcept = default;
+SignatureIndex::~SignatureIndex() = default;
+
+SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
+  const uint64_t key = ContentKey(kb);
+  Bind(util::SectionFile::FromBytes(BuildFile(kb, key), layout::kMagic, key), kb.size());
 }
 
-std::unique_ptr<SignatureIndex> SignatureIndex::Deserialize(const KnowledgeBase& kb, std::string_view bytes) {
-  if (!util::Unseal(&bytes)) return nullptr;
-  util::BinaryReader r(bytes);
-  std::unique_ptr<SignatureIndex> index(new SignatureIndex());
-  SignatureIndex& x = *index;
-  std::string_view format, names_blob;
-  std::vector<uint32_t> name_ends, record_domain;
-  if (!r.Bytes(&format) || format != kFormat || !ReadWords(&r, &x.ids_) || !ReadWords(&r, &x.code_ids_)) return nullptr;
-  for (auto* v : {&x.phrase_ids_, &x.phrase_begin_, &x.record_phrases_, &x.all_ids_, &x.all_begin_, &x.domain_word_,
-                  &x.code_df_, &x.code_ids_list_, &x.code_begin_, &x.bare_ids_, &x.bare_begin_}) {
-    if (!r.U32s(v)) return nullptr;
+bool SignatureIndex::Bind(std::unique_ptr<util::SectionFile> file, std::size_t records) {
+  if (!file || file->sections() != layout::kSectionCount) return false;
+  const util::SectionFile& f = *file;
+  bool ok = words_.Bind(f, layout::kWords) && codes_.Bind(f, layout::kCodes) &&
+            families_.Bind(f, layout::kFamilies) && f.Get(layout::kIdf, &idf_);
+  std::size_t s = layout::kPhraseIds;
+  for (auto* a : {&phrase_ids_, &phrase_begin_, &record_phrases_, &all_ids_, &all_begin_}) ok = ok && f.Get(s++, a);
+  ok = ok && f.Get(s++, &phrase_weight_) && f.Get(s++, &all_weight_) && f.Get(s++, &bare_ids_) &&
+       f.Get(s++, &bare_begin_) && f.Get(s++, &bare_weight_);
+  for (auto* a : {&domain_word_, &code_df_, &code_ids_list_, &code_begin_, &code_family_, &postings_begin_,
+                  &postings_, &counter_ids_, &counter_begin_, &record_counters_}) {
+    ok = ok && f.Get(s++, a);
   }
-  if (!r.Bytes(&names_blob) || !r.U32s(&name_ends) || !r.U32s(&record_domain) || !r.done()) return nullptr;
-  // Every index must stay in range whatever the file says.
-  const std::size_t n = kb.size(), words = x.ids_.size(), codes = x.code_ids_.size();
-  const std::size_t phrases = x.phrase_begin_.empty() ? 0 : x.phrase_begin_.size() - 1;
-  bool ok = Runs(x.phrase_ids_, x.phrase_begin_, phrases, words) && Runs(x.all_ids_, x.all_begin_, n, words) &&
-            Runs(x.code_ids_list_, x.code_begin_, n, codes) && Runs(x.bare_ids_, x.bare_begin_, n, words) &&
-            x.record_phrases_.size() == n + 1 &&
-            x.record_phrases_.front() == 0 && x.record_phrases_.back() == phrases &&
-            std::is_sorted(x.record_phrases_.begin(), x.record_phrases_.end()) && x.domain_word_.size() == n &&
-            std::all_of(x.domain_word_.begin(), x.domain_word_.end(),
-                        [&](uint32_t d) { return d == UINT32_MAX || d < words; }) &&
-            x.code_df_.size() == codes && record_domain.size() == n && std::is_sorted(name_ends.begin(), name_ends.end()) &&
-            (name_ends.empty() ? names_blob.empty() : name_ends.back() == names_blob.size()) &&
-            std::all_of(record_domain.begin(), record_domain.end(), [&](uint32_t d) { return d < name_ends.size(); });
-  if (!ok) return nullptr;
-  std::vector<std::string> domains;
-  domains.reserve(n);
-  for (uint32_t d : record_domain) {
-    const uint32_t begin = d == 0 ? 0 : name_ends[d - 1];
-    domains.emplace_back(names_blob.substr(begin, name_ends[d] - begin));
-  }
-  x.Derive(domains);
-  x.DeriveCounters(kb);
-  return index;
+  ok = ok && f.Get(s++, &counter_weight_) && s == layout::kSectionCount &&
+       cues_.Bind(f, layout::kCues, idf_, records);
+  if (!ok) return false;
+  // The shapes must agree, or an index read from a file could step out of
+  // its tables; the values inside are checked where they are used.
+  const std::size_t words = words_.size(), phrases = phrase_begin_.empty() ? 0 : phrase_begin_.size() - 1;
+  const std::size_t counters = counter_begin_.empty() ? 0 : counter_begin_.size() - 1;
+  ok = idf_.size() == words && Runs(phrase_ids_, phrase_begin_, phrases) && Runs(all_ids_, all_begin_, records) &&
+       Runs(code_ids_list_, code_begin_, records) && Runs(bare_ids_, bare_begin_, records) &&
+       record_phrases_.size() == records + 1 && record_phrases_[0] == 0 && record_phrases_[records] == phrases &&
+       phrase_weight_.size() == phrases && all_weight_.size() == records && bare_weight_.size() == records &&
+       domain_word_.size() == records && code_df_.size() == codes_.size() && code_family_.size() == codes_.size() &&
+       Runs(postings_, postings_begin_, words) && Runs(counter_ids_, counter_begin_, counters) &&
+       counter_weight_.size() == counters && record_counters_.size() == records + 1 && record_counters_[0] == 0 &&
+       record_counters_[records] == counters;
+  if (!ok) return false;
+  file_ = std::move(file);
+  records_ = records;
+  return true;
 }
 
 std::unique_ptr<SignatureIndex> SignatureIndex::Open(const KnowledgeBase& kb, const std::string& cache_dir) {
+  const uint64_t key = ContentKey(kb);
   std::string path;
   if (!cache_dir.empty()) {
-    path = (std::filesystem::path(cache_dir) / fmt::format("signatures-{:016x}.bin", ContentKey(kb))).string();
-    std::string bytes;
-    if (util::ReadWholeFile(path, &bytes)) {
-      if (auto index = Deserialize(kb, bytes)) return index;
-    }
+    path = (std::filesystem::path(cache_dir) / fmt::format("signatures-{:016x}.bin", key)).string();
+    std::unique_ptr<SignatureIndex> index(new SignatureIndex());
+    if (index->Bind(util::SectionFile::Open(path, layout::kMagic, key), kb.size())) return index;
   }
-  auto index = std::make_unique<SignatureIndex>(kb);
+  std::string bytes = BuildFile(kb, key);
   // An unwritable cache only costs time.
-  if (!path.empty() && util::WriteFileAtomically(path, index->Serialize())) {
+  if (!path.empty() && !bytes.empty() && util::WriteFileAtomically(path, bytes)) {
     util::PruneCacheFiles(cache_dir, "signatures-", kCachedIndexes);
+  }
+  std::unique_ptr<SignatureIndex> index(new SignatureIndex());
+  if (!index->Bind(util::SectionFile::FromBytes(std::move(bytes), layout::kMagic, key), kb.size())) {
+    // Cannot happen (the file was just built), but a broken index must not
+    // be left to crash a query.
+    std::fprintf(stderr, "kedb: internal error: the signature index built for %zu records does not read back\n",
+                 kb.size());
+    std::abort();
   }
   return index;
 }

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "kedb/knowledge_base.h"
+#include "util/section_file.h"
 
 namespace kedb::match {
 
@@ -53,10 +54,14 @@ struct LineWords {
 class DomainCues {
  public:
   DomainCues() = default;
-  // `domains[i]`: record i's domain; its word ids (each once) are
-  // `words[begin[i] .. begin[i + 1])`; `idf`: by word id.
-  DomainCues(const std::vector<std::string>& domains, const std::vector<uint32_t>& begin,
-             const std::vector<uint32_t>& words, const std::vector<double>& idf);
+  // Writes the cues as sections: `domains[i]` is record i's domain; its
+  // word ids (each once) are `words[begin[i] .. begin[i + 1])`; `idf` has
+  // one value per word id. (Built once, when the index is.)
+  static void Write(const std::vector<std::string>& domains, const std::vector<uint32_t>& begin,
+                    const std::vector<uint32_t>& words, std::size_t word_count, util::SectionWriter* w);
+  static constexpr std::size_t kSections = 6;
+  // Binds the sections Write wrote, from `first`; `idf` by word id.
+  bool Bind(const util::SectionFile& file, std::size_t first, util::Array<double> idf, std::size_t records);
   const std::vector<std::string>& names() const { return names_; }
 
   // Per domain (DomainOf's numbering), the text's affinity, scaled so that
@@ -66,15 +71,22 @@ class DomainCues {
   std::size_t DomainOf(std::size_t record) const { return record_domain_[record]; }
   std::size_t domains() const { return names_.size(); }
 
+  // A word's share of a domain's records.
+  struct Share {
+    uint16_t domain;
+    uint16_t unused;
+    float share;
+  };
+
  private:
-  std::vector<std::string> names_;
-  std::vector<uint16_t> record_domain_;
+  std::vector<std::string> names_;  // few: read whole on opening
+  util::Array<uint16_t> record_domain_;
   // Word id w -> (domain, the word's share of that domain's records), the
   // shares of one word summing to 1: by_word_[by_word_begin_[w] ..
-  // by_word_begin_[w + 1]). (Flat: built at every start.)
-  std::vector<uint32_t> by_word_begin_;
-  std::vector<std::pair<uint16_t, float>> by_word_;
-  std::vector<double> idf_;
+  // by_word_begin_[w + 1]).
+  util::Array<uint32_t> by_word_begin_;
+  util::Array<Share> by_word_;
+  util::Array<double> idf_;
 };
 
 // What SignatureIndex::Measure finds of a text against one record.
@@ -95,11 +107,15 @@ class SignatureIndex {
  public:
   // Reads every record (tens of milliseconds on the 2,522-record corpus).
   explicit SignatureIndex(const KnowledgeBase& kb);
+  SignatureIndex(SignatureIndex&&) noexcept;
+  SignatureIndex& operator=(SignatureIndex&&) noexcept;
+  ~SignatureIndex();
 
   // The index of `kb` from the cache folder `cache_dir` when a file there
-  // was written for the same records by the same word rules and checks out
-  // whole; otherwise built, and written there for the next start ("" for
-  // no cache). Loading costs a fraction of building (signature_cache.cc).
+  // was written for the same records by the same word rules; otherwise
+  // built, and written there for the next start ("" for no cache). The
+  // file is used in place (util/section_file.h): opening it reads its
+  // tables, and a query reads only the words and records it touches.
   static std::unique_ptr<SignatureIndex> Open(const KnowledgeBase& kb, const std::string& cache_dir);
 
   // The words of `text` with this index's weights.
@@ -159,21 +175,16 @@ class SignatureIndex {
   std::vector<Neighbour> Nearest(const LineWords& words, std::size_t k, double min_similarity) const;
 
  private:
-  SignatureIndex() = default;
-  // Everything computed from the words each record has: idf, weights,
-  // postings and domain cues. `domains`: each record's domain.
-  void Derive(const std::vector<std::string>& domains);
-  // The cache file's content and its inverse (signature_cache.cc).
-  std::string Serialize() const;
-  static std::unique_ptr<SignatureIndex> Deserialize(const KnowledgeBase& kb, std::string_view bytes);
+  SignatureIndex();
+  // The index file's bytes, built from every record (signature_build.cc).
+  static std::string BuildFile(const KnowledgeBase& kb, uint64_t key);
+  // Binds every table to `file`'s sections; false when they do not fit
+  // together (a file of another shape is rebuilt).
+  bool Bind(std::unique_ptr<util::SectionFile> file, std::size_t records);
   static uint64_t ContentKey(const KnowledgeBase& kb);
 
-  // The counterexamples' lines as words, from the records' texts: not
-  // cached, as few records list them and they must not change the words'
-  // weights.
-  void DeriveCounters(const KnowledgeBase& kb);
-  // Weighted overlap of the words with record i's ids in [begin, end).
-  double Shared(const LineWords& words, const std::vector<uint32_t>& ids, uint32_t begin, uint32_t end) const;
+  // Weighted overlap of the words with the ids of one run of `ids`.
+  double Shared(const LineWords& words, const util::Array<uint32_t>& ids, uint32_t begin, uint32_t end) const;
   double F1(double shared, double record_weight, double text_weight) const;
   // The share of record i's signature without its bracketed details that
   // the words hold; 0 when it has none.
@@ -181,43 +192,41 @@ class SignatureIndex {
   // Measure, given what the words share with all of record i's words.
   Measures MeasureSharing(const LineWords& words, std::size_t i, double all) const;
 
-  // Words are interned: every word of every record gets an id, and a record
-  // is its sorted ids. Building and comparing then costs integer work
-  // instead of a string per word (this index is built at every start).
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const;
-  };
-  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids_;
-  std::vector<double> idf_;  // by word id
+  // Every table below is a section of file_. Words are interned: every
+  // word of every record has an id, and a record is its sorted ids, so
+  // that comparing costs integer work instead of a string per word.
+  std::unique_ptr<util::SectionFile> file_;
+  std::size_t records_ = 0;
+  util::StringTable words_;
+  util::Array<double> idf_;  // by word id
   // A record's phrases are its signature and its aliases, each read on its
   // own: phrase k's ids are phrase_ids_[phrase_begin_[k] .. phrase_begin_[k + 1]),
   // record i's phrases are [record_phrases_[i], record_phrases_[i + 1]).
   // All its ids (pattern words too): all_ids_[all_begin_[i] .. all_begin_[i + 1]).
-  std::vector<uint32_t> phrase_ids_, phrase_begin_, record_phrases_, all_ids_, all_begin_;
-  std::vector<double> phrase_weight_, all_weight_;  // sum of idf per phrase, per record
+  util::Array<uint32_t> phrase_ids_, phrase_begin_, record_phrases_, all_ids_, all_begin_;
+  util::Array<double> phrase_weight_, all_weight_;  // sum of idf per phrase, per record
   // Record i's signature without its bracketed details, when it has some:
   // bare_ids_[bare_begin_[i] .. bare_begin_[i + 1]), and its weight.
-  std::vector<uint32_t> bare_ids_, bare_begin_;
-  std::vector<double> bare_weight_;
-  std::vector<uint32_t> domain_word_;            // per record: its domain as a word id
-  // Error names: interned like words; record i's are
+  util::Array<uint32_t> bare_ids_, bare_begin_;
+  util::Array<double> bare_weight_;
+  util::Array<uint32_t> domain_word_;  // per record: its domain as a word id
+  // Error names, interned like words; record i's are
   // code_ids_list_[code_begin_[i] .. code_begin_[i + 1]), ascending.
-  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> code_ids_;
-  std::vector<uint32_t> code_df_, code_ids_list_, code_begin_;
-  // Families of numbered codes (derived): by family name, and per code id
+  util::StringTable codes_;
+  util::Array<uint32_t> code_df_, code_ids_list_, code_begin_;
+  // Families of numbered codes: by family name, and per code id
   // (UINT32_MAX when the code has no number).
-  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> family_ids_;
-  std::vector<uint32_t> code_family_;
+  util::StringTable families_;
+  util::Array<uint32_t> code_family_;
   // Word id w's records (for the words few records have):
   // postings_[postings_begin_[w] .. postings_begin_[w + 1]).
-  std::vector<uint32_t> postings_begin_, postings_;
+  util::Array<uint32_t> postings_begin_, postings_;
   DomainCues cues_;
   // Counterexample line k's known word ids: counter_ids_[counter_begin_[k]
   // .. counter_begin_[k + 1]), its weight counter_weight_[k] (unknown words
   // included); record i's lines are [record_counters_[i], record_counters_[i + 1]).
-  std::vector<uint32_t> counter_ids_, counter_begin_, record_counters_;
-  std::vector<double> counter_weight_;
+  util::Array<uint32_t> counter_ids_, counter_begin_, record_counters_;
+  util::Array<double> counter_weight_;
 };
 
 }  // namespace kedb::match

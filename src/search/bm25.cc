@@ -3,10 +3,15 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 #include "search/tokenizer.h"
 #include "util/binary_io.h"
@@ -28,16 +33,28 @@ constexpr std::size_t kMaxQueryWords = 64;
 
 }  // namespace
 
-Bm25Index::Bm25Index(const KnowledgeBase& kb) : kb_(&kb) {
-  const auto& records = kb.records();
-  doc_length_.resize(records.size());
+namespace {
+
+// Bump when the layout below or the tokenizer changes.
+constexpr char kFormat[] = "KEDBBM25:2:tokenizer-2";
+constexpr std::string_view kMagic = "KEDBBM25";
+// The sections of the file, in order.
+enum Section : std::size_t { kTermChars, kTermEnds, kOffsets, kDocs, kTfs, kDocLength, kAverageLength, kSections };
+// BM25 indexes kept per cache folder, as for pattern databases.
+constexpr std::size_t kCachedIndexes = 8;
+
+}  // namespace
+
+std::string Bm25Index::BuildFile(const KnowledgeBase& kb, uint64_t key) {
+  const std::size_t n = kb.size();
+  std::vector<float> doc_length(n);
   std::unordered_map<std::string, std::vector<std::pair<uint32_t, float>>> postings;
-  postings.reserve(records.size() * 8);
+  postings.reserve(n * 8);
   double total = 0;
   // Per document: its weighted words, sorted and summed, then posted once.
   std::vector<std::pair<std::string, float>> words;
-  for (uint32_t d = 0; d < records.size(); ++d) {
-    const Record& r = records[d];
+  for (uint32_t d = 0; d < n; ++d) {
+    const Record& r = kb.record(d);
     words.clear();
     auto add = [&](std::string_view text, float weight) {
       for (auto& t : Tokenize(text)) words.emplace_back(std::move(t), weight);
@@ -60,94 +77,112 @@ Bm25Index::Bm25Index(const KnowledgeBase& kb) : kb_(&kb) {
       postings[std::move(words[i].first)].emplace_back(d, tf);
       i = j;
     }
-    doc_length_[d] = length;
+    doc_length[d] = length;
     total += length;
   }
-  average_length_ = records.empty() ? 1 : std::max(1.0, total / static_cast<double>(records.size()));
-  terms_.reserve(postings.size());
-  for (const auto& [term, _] : postings) terms_.push_back(term);
-  std::sort(terms_.begin(), terms_.end());
-  offsets_.reserve(terms_.size() + 1);
-  offsets_.push_back(0);
-  for (const auto& term : terms_) {
-    for (auto [doc, tf] : postings[term]) {
-      docs_.push_back(doc);
-      tfs_.push_back(tf);
+  const double average = n == 0 ? 1 : std::max(1.0, total / static_cast<double>(n));
+  std::vector<const std::string*> terms;
+  terms.reserve(postings.size());
+  for (const auto& [term, _] : postings) terms.push_back(&term);
+  std::sort(terms.begin(), terms.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+  std::string chars;
+  std::vector<uint32_t> ends, offsets{0}, docs;
+  std::vector<float> tfs;
+  for (const std::string* term : terms) {
+    chars += *term;
+    ends.push_back(static_cast<uint32_t>(chars.size()));
+    for (auto [doc, tf] : postings[*term]) {
+      docs.push_back(doc);
+      tfs.push_back(tf);
     }
-    offsets_.push_back(static_cast<uint32_t>(docs_.size()));
+    offsets.push_back(static_cast<uint32_t>(docs.size()));
+  }
+  util::SectionWriter w;
+  w.AddBytes(chars);
+  w.Add(ends);
+  w.Add(offsets);
+  w.Add(docs);
+  w.Add(tfs);
+  w.Add(doc_length);
+  w.Add(std::vector<double>{average});
+  return w.Finish(kMagic, key);
+}
+
+Bm25Index::Bm25Index(const KnowledgeBase& kb) : kb_(&kb) {
+  const uint64_t key = ContentKey(kb);
+  if (!Bind(util::SectionFile::FromBytes(BuildFile(kb, key), kMagic, key))) {
+    std::fprintf(stderr, "kedb: internal error: the search index built for %zu records does not read back\n",
+                 kb.size());
+    std::abort();
   }
 }
 
-std::size_t Bm25Index::Find(std::string_view term) const {
-  auto it = std::lower_bound(terms_.begin(), terms_.end(), term);
-  return it != terms_.end() && *it == term ? static_cast<std::size_t>(it - terms_.begin()) : terms_.size();
-}
-
-namespace {
-
-// Bump when the layout below or the tokenizer changes.
-constexpr char kFormat[] = "KEDBBM25:1:tokenizer-2";
-
-std::vector<uint32_t> FloatBits(const std::vector<float>& v) {
-  std::vector<uint32_t> out(v.size());
-  std::memcpy(out.data(), v.data(), v.size() * sizeof(float));
-  return out;
-}
-
-std::vector<float> BitFloats(const std::vector<uint32_t>& v) {
-  std::vector<float> out(v.size());
-  std::memcpy(out.data(), v.data(), v.size() * sizeof(float));
-  return out;
-}
-
-}  // namespace
-
-std::string Bm25Index::Serialize() const {
-  util::BinaryWriter w;
-  w.Bytes(kFormat);
-  std::string blob;
-  std::vector<uint32_t> ends;
-  for (const auto& t : terms_) {
-    blob += t;
-    ends.push_back(static_cast<uint32_t>(blob.size()));
+bool Bm25Index::Bind(std::unique_ptr<util::SectionFile> file) {
+  if (!file || file->sections() != kSections) return false;
+  util::Array<double> average;
+  if (!file->Get(kTermChars, &term_chars_) || !file->Get(kTermEnds, &term_ends_) || !file->Get(kOffsets, &offsets_) ||
+      !file->Get(kDocs, &docs_) || !file->Get(kTfs, &tfs_) || !file->Get(kDocLength, &doc_length_) ||
+      !file->Get(kAverageLength, &average) || average.size() != 1) {
+    return false;
   }
-  w.Bytes(blob);
-  w.U32s(ends);
-  w.U32s(offsets_);
-  w.U32s(docs_);
-  w.U32s(FloatBits(tfs_));
-  w.U32s(FloatBits(doc_length_));
-  w.F64(average_length_);
-  w.Seal();
-  return std::move(w.str());
+  // The shapes must agree; the values between are trusted as written,
+  // every block being checked against its checksum before it is read.
+  const std::size_t terms = term_ends_.size();
+  if (doc_length_.size() != kb_->size() || offsets_.size() != terms + 1 || offsets_[0] != 0 ||
+      offsets_[terms] != docs_.size() || tfs_.size() != docs_.size() ||
+      (terms == 0 ? !term_chars_.empty() : term_ends_[terms - 1] != term_chars_.size())) {
+    return false;
+  }
+  average_length_ = average[0];
+  file_ = std::move(file);
+  return true;
+}
+
+std::unique_ptr<Bm25Index> Bm25Index::Open(const KnowledgeBase& kb, const std::string& cache_dir) {
+  const uint64_t key = ContentKey(kb);
+  std::string path;
+  if (!cache_dir.empty()) {
+    path = (std::filesystem::path(cache_dir) / fmt::format("bm25-{:016x}.bin", key)).string();
+    std::unique_ptr<Bm25Index> index(new Bm25Index(&kb));
+    if (index->Bind(util::SectionFile::Open(path, kMagic, key))) return index;
+  }
+  auto index = std::make_unique<Bm25Index>(kb);
+  // An unwritable cache only costs time.
+  if (!path.empty() && util::WriteFileAtomically(path, index->file_->bytes())) {
+    util::PruneCacheFiles(cache_dir, "bm25-", kCachedIndexes);
+  }
+  return index;
 }
 
 std::unique_ptr<Bm25Index> Bm25Index::Deserialize(const KnowledgeBase& kb, std::string_view bytes) {
-  if (!util::Unseal(&bytes)) return nullptr;
-  util::BinaryReader r(bytes);
-  std::string_view format, blob;
-  std::vector<uint32_t> ends, tfs, lengths;
+  const uint64_t key = ContentKey(kb);
   std::unique_ptr<Bm25Index> index(new Bm25Index(&kb));
-  if (!r.Bytes(&format) || format != kFormat || !r.Bytes(&blob) || !r.U32s(&ends) || !r.U32s(&index->offsets_) ||
-      !r.U32s(&index->docs_) || !r.U32s(&tfs) || !r.U32s(&lengths) || !r.F64(&index->average_length_) ||
-      !r.done()) {
-    return nullptr;
-  }
-  // Every index must stay in range whatever the file says.
-  const std::size_t n = kb.size();
-  bool ok = lengths.size() == n && index->offsets_.size() == ends.size() + 1 && index->offsets_.front() == 0 &&
-            index->offsets_.back() == index->docs_.size() && tfs.size() == index->docs_.size() &&
-            std::is_sorted(index->offsets_.begin(), index->offsets_.end()) &&
-            std::is_sorted(ends.begin(), ends.end()) && (ends.empty() || ends.back() == blob.size()) &&
-            std::all_of(index->docs_.begin(), index->docs_.end(), [&](uint32_t d) { return d < n; });
-  if (!ok) return nullptr;
-  index->terms_.reserve(ends.size());
-  for (std::size_t i = 0, begin = 0; i < ends.size(); begin = ends[i++]) {
-    index->terms_.emplace_back(blob.substr(begin, ends[i] - begin));
-  }
-  index->tfs_ = BitFloats(tfs);
-  index->doc_length_ = BitFloats(lengths);
+  if (!index->Bind(util::SectionFile::FromBytes(std::string(bytes), kMagic, key))) return nullptr;
   return index;
+}
+
+std::string_view Bm25Index::Term(std::size_t i) const {
+  const uint32_t begin = i == 0 ? 0 : term_ends_[i - 1], end = term_ends_[i];
+  const auto chars = term_chars_.Slice(begin, end);
+  return {chars.data(), chars.size()};
+}
+
+std::size_t Bm25Index::LowerBound(std::string_view term) const {
+  std::size_t lo = 0, hi = terms();
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (Term(mid) < term) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+std::size_t Bm25Index::Find(std::string_view term) const {
+  const std::size_t at = LowerBound(term);
+  return at < terms() && Term(at) == term ? at : terms();
 }
 
 uint64_t Bm25Index::ContentKey(const KnowledgeBase& kb) {
@@ -240,16 +275,14 @@ std::vector<Hit> Bm25Index::Search(std::string_view query, std::size_t top,
   std::vector<QueryTerm> reached;
   for (uint32_t w = 0; w < words.size(); ++w) {
     const std::string& word = words[w];
-    if (std::size_t t = Find(word); t < terms_.size()) {
+    if (std::size_t t = Find(word); t < terms()) {
       reached.push_back({t, w, 1, offsets_[t + 1] - offsets_[t]});
       continue;
     }
     if (word.size() < kMinPrefix || static_cast<unsigned char>(word[0]) >= 0x80) continue;
     // Not a word of any record: try the words it begins.
-    auto it = std::lower_bound(terms_.begin(), terms_.end(), word);
-    for (std::size_t k = 0; it != terms_.end() && it->compare(0, word.size(), word) == 0 && k < kMaxPrefixTerms;
-         ++it, ++k) {
-      const std::size_t t = static_cast<std::size_t>(it - terms_.begin());
+    for (std::size_t t = LowerBound(word), k = 0; t < terms() && Term(t).starts_with(word) && k < kMaxPrefixTerms;
+         ++t, ++k) {
       reached.push_back({t, w, kPrefixWeight, offsets_[t + 1] - offsets_[t]});
     }
   }
@@ -281,12 +314,14 @@ std::vector<Hit> Bm25Index::Search(std::string_view query, std::size_t top,
     const QueryTerm& q = reached[i];
     // A truncated term stops after `budget` postings that pass `keep`.
     std::size_t left = kPostingBudget;
-    for (uint32_t k = offsets_[q.term]; k < offsets_[q.term + 1] && (!truncated || left > 0); ++k) {
-      const uint32_t doc = docs_[k];
+    const auto docs = docs_.Slice(offsets_[q.term], offsets_[q.term + 1]);
+    const auto tfs = tfs_.Slice(offsets_[q.term], offsets_[q.term + 1]);
+    for (std::size_t k = 0; k < docs.size() && (!truncated || left > 0); ++k) {
+      const uint32_t doc = docs[k];
       if (keep && !keep(doc)) continue;
       --left;
       Accumulator::Slot& slot = acc.At(doc);
-      slot.score += term_score(q, doc, tfs_[k]);
+      slot.score += term_score(q, doc, tfs[k]);
       slot.words |= uint64_t{1} << bit_of[q.word];
     }
   }
@@ -303,11 +338,11 @@ std::vector<Hit> Bm25Index::Search(std::string_view query, std::size_t top,
     best.resize(shortlist);
     for (std::size_t i = full; i < reached.size(); ++i) {
       const QueryTerm& q = reached[i];
-      const auto first = docs_.begin() + offsets_[q.term], last = docs_.begin() + offsets_[q.term + 1];
+      const auto docs = docs_.Slice(offsets_[q.term], offsets_[q.term + 1]);
       for (auto& slot : best) {
-        auto it = std::lower_bound(first, last, slot.doc);
-        if (it == last || *it != slot.doc) continue;
-        slot.score += term_score(q, slot.doc, tfs_[static_cast<std::size_t>(it - docs_.begin())]);
+        auto it = std::lower_bound(docs.begin(), docs.end(), slot.doc);
+        if (it == docs.end() || *it != slot.doc) continue;
+        slot.score += term_score(q, slot.doc, tfs_[offsets_[q.term] + static_cast<std::size_t>(it - docs.begin())]);
         slot.words |= uint64_t{1} << bit_of[q.word];
       }
     }

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "kedb/knowledge_base.h"
+#include "util/section_file.h"
 
 namespace kedb::search {
 
@@ -53,14 +54,20 @@ class Bm25Index {
   std::vector<Hit> Search(std::string_view query, std::size_t top,
                           const std::function<bool(std::size_t)>& keep = {}) const;
 
-  std::size_t terms() const { return terms_.size(); }
+  std::size_t terms() const { return term_ends_.size(); }
 
-  // The index as bytes for a cache file, and back. Deserialize returns null
-  // for bytes that are not an index of a knowledge base of kb's size
-  // (truncated, damaged, another format): then build it again. Reading is
-  // a few copies, where building tokenizes every record (tens of ms on the
-  // corpus), which a `kedb scan` of a short log would pay on every call.
-  std::string Serialize() const;
+  // The index of `kb` from the cache folder `cache_dir` when a file there
+  // was written for the same records by the same word rules; otherwise
+  // built, and written there for the next start ("" for no cache). The
+  // file is used in place (util/section_file.h): opening it reads its
+  // tables, and a search reads only the terms and postings it touches,
+  // where building tokenizes every record.
+  static std::unique_ptr<Bm25Index> Open(const KnowledgeBase& kb, const std::string& cache_dir);
+
+  // The index as the bytes of its cache file, and back. Deserialize
+  // returns null for bytes that are not an index of kb (truncated,
+  // damaged, another format or knowledge base): then build it again.
+  std::string Serialize() const { return std::string(file_->bytes()); }
   static std::unique_ptr<Bm25Index> Deserialize(const KnowledgeBase& kb, std::string_view bytes);
   // A hash of the format and of every field the index reads, for naming
   // its cache file: an edited record gives another key.
@@ -68,17 +75,27 @@ class Bm25Index {
 
  private:
   explicit Bm25Index(const KnowledgeBase* kb) : kb_(kb) {}
-  // Position of `term` in terms_, or terms_.size().
+  // The file's bytes for `kb`, built by tokenizing every record.
+  static std::string BuildFile(const KnowledgeBase& kb, uint64_t key);
+  // Binds the tables to `file`; false when they do not fit together.
+  bool Bind(std::unique_ptr<util::SectionFile> file);
+  // Term i, and the position of `term` among the sorted terms (terms()
+  // when absent); the first term not less than `term`.
+  std::string_view Term(std::size_t i) const;
   std::size_t Find(std::string_view term) const;
+  std::size_t LowerBound(std::string_view term) const;
 
   const KnowledgeBase* kb_;
-  // Every term, sorted (binary search, and prefix lookups); term i's
-  // postings are docs_/tfs_[offsets_[i] .. offsets_[i+1]).
-  std::vector<std::string> terms_;
-  std::vector<uint32_t> offsets_;
-  std::vector<uint32_t> docs_;
-  std::vector<float> tfs_;          // weighted term counts
-  std::vector<float> doc_length_;   // weighted lengths
+  std::unique_ptr<util::SectionFile> file_;
+  // Every term, sorted (binary search, and prefix look-ups), back to back
+  // in term_chars_, term i ending at term_ends_[i]; its postings are
+  // docs_/tfs_[offsets_[i] .. offsets_[i+1]), by record.
+  util::Array<char> term_chars_;
+  util::Array<uint32_t> term_ends_;
+  util::Array<uint32_t> offsets_;
+  util::Array<uint32_t> docs_;
+  util::Array<float> tfs_;          // weighted term counts
+  util::Array<float> doc_length_;   // weighted lengths
   double average_length_ = 1;
 };
 
