@@ -252,7 +252,7 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
   out += AsBytes(pattern_entries);
   h.checksum = HeaderChecksum(h, meta.str(), AsBytes(entries), AsBytes(ids), AsBytes(pattern_entries));
   std::memcpy(out.data(), &h, sizeof h);
-  if (!util::WriteFileAtomically(file, out)) return false;
+  if (!util::WriteFileAtomically(file, out, util::WriteFor::kReadInPlaces)) return false;
   // Only the newest snapshot of a knowledge base is ever read again.
   const std::string name = fs::path(file).filename().string();
   util::PruneCacheFiles(fs::path(file).parent_path().string(), name.substr(0, name.rfind('-') + 1), 1);
@@ -276,6 +276,11 @@ std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key,
       !inside(h.pattern_entries_offset, h.count * sizeof(PatternEntry))) {
     return std::nullopt;
   }
+  // The tables are read through now (and the records too when small).
+  mapped->WillRead(h.entries_offset, h.count * sizeof(Entry));
+  mapped->WillRead(h.ids_offset, h.count * sizeof(IdSlot));
+  mapped->WillRead(h.pattern_entries_offset, h.count * sizeof(PatternEntry));
+  if (h.records_size <= kCheckWholeBelow) mapped->WillRead(h.records_offset, h.records_size + h.patterns_size);
   const std::string_view meta = bytes.substr(h.meta_offset, h.meta_size);
   const std::string_view entries = bytes.substr(h.entries_offset, h.count * sizeof(Entry));
   const std::string_view ids = bytes.substr(h.ids_offset, h.count * sizeof(IdSlot));

@@ -133,7 +133,7 @@ std::unique_ptr<SignatureIndex> SignatureIndex::Open(const KnowledgeBase& kb, co
   }
   std::string bytes = BuildFile(kb, key);
   // An unwritable cache only costs time.
-  if (!path.empty() && !bytes.empty() && util::WriteFileAtomically(path, bytes)) {
+  if (!path.empty() && !bytes.empty() && util::WriteFileAtomically(path, bytes, util::WriteFor::kReadInPlaces)) {
     util::PruneCacheFiles(cache_dir, "signatures-", kCachedIndexes);
   }
   std::unique_ptr<SignatureIndex> index(new SignatureIndex());

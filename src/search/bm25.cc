@@ -148,7 +148,7 @@ std::unique_ptr<Bm25Index> Bm25Index::Open(const KnowledgeBase& kb, const std::s
   }
   auto index = std::make_unique<Bm25Index>(kb);
   // An unwritable cache only costs time.
-  if (!path.empty() && util::WriteFileAtomically(path, index->file_->bytes())) {
+  if (!path.empty() && util::WriteFileAtomically(path, index->file_->bytes(), util::WriteFor::kReadInPlaces)) {
     util::PruneCacheFiles(cache_dir, "bm25-", kCachedIndexes);
   }
   return index;

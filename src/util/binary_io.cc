@@ -24,7 +24,7 @@ bool Unseal(std::string_view* bytes) {
   return XXH3_64bits(bytes->data(), bytes->size()) == checksum;
 }
 
-bool WriteFileAtomically(const std::string& path, std::string_view bytes) {
+bool WriteFileAtomically(const std::string& path, std::string_view bytes, WriteFor use) {
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
   std::string tmp = path + ".tmp" + std::to_string(::getpid());
@@ -36,12 +36,22 @@ bool WriteFileAtomically(const std::string& path, std::string_view bytes) {
       return false;
     }
   }
+  if (use == WriteFor::kReadInPlaces) DropFromPageCache(tmp);
   fs::rename(tmp, path, ec);
   if (ec) {
     fs::remove(tmp, ec);
     return false;
   }
   return true;
+}
+
+void DropFromPageCache(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  // Written pages must reach the disk before the kernel lets them go.
+  ::fdatasync(fd);
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
 }
 
 void PruneCacheFiles(const std::string& dir, const std::string& prefix, std::size_t keep) {
@@ -78,14 +88,25 @@ MappedFile::MappedFile(const std::string& path, Access access) {
     const int flags = MAP_PRIVATE | (access == Access::kWhole ? MAP_POPULATE : 0);
     void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, flags, fd, 0);
     if (p != MAP_FAILED) {
-      // Read in places: no read-ahead around each touch, which would bring
-      // in (and count toward the process) pages nobody asked for.
-      if (access == Access::kInPlaces) ::madvise(p, static_cast<std::size_t>(st.st_size), MADV_RANDOM);
+      // Read in places: no read-ahead around each touch, and no 2 MB
+      // mappings of the page cache's large folios, either of which would
+      // bring in (and count toward the process) pages nobody asked for.
+      if (access == Access::kInPlaces) {
+        ::madvise(p, static_cast<std::size_t>(st.st_size), MADV_RANDOM);
+        ::madvise(p, static_cast<std::size_t>(st.st_size), MADV_NOHUGEPAGE);
+      }
       data_ = static_cast<const char*>(p);
       size_ = static_cast<std::size_t>(st.st_size);
     }
   }
   ::close(fd);
+}
+
+void MappedFile::WillRead(std::size_t offset, std::size_t length) const {
+  if (!data_ || offset >= size_) return;
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t begin = offset / page * page, end = std::min(size_, offset + length);
+  ::madvise(const_cast<char*>(data_) + begin, end - begin, MADV_WILLNEED);
 }
 
 MappedFile::~MappedFile() {

@@ -83,7 +83,17 @@ bool Unseal(std::string_view* bytes);
 // Writes `bytes` to `path` through a temporary file and a rename, so that a
 // reader never sees half a file. False when it cannot (a cache that cannot be
 // written only costs time).
-bool WriteFileAtomically(const std::string& path, std::string_view bytes);
+//
+// kReadInPlaces: the file will be mapped and read a few pages at a time
+// (MappedFile::Access::kInPlaces). Its pages then leave the page cache once
+// written: a large write leaves them in 2 MB folios, and the kernel maps a
+// whole folio into a reader that touches one byte of it, so that reading
+// ten records of a snapshot would count 20 MB toward the reader. Pages read
+// back at random come in one at a time. Costs a flush to disk.
+enum class WriteFor { kReadWhole, kReadInPlaces };
+bool WriteFileAtomically(const std::string& path, std::string_view bytes, WriteFor use = WriteFor::kReadWhole);
+// Flushes `path` and drops its pages from the page cache (see above).
+void DropFromPageCache(const std::string& path);
 // Keeps at most `keep` files named `prefix`* in `dir` (the newest by
 // modification time) and deletes the rest: caches must not grow without
 // bound as a knowledge base is edited.
@@ -105,6 +115,9 @@ class MappedFile {
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
   std::string_view bytes() const { return {data_, size_}; }
+  // Asks the kernel to read [offset, offset + length) ahead, for a file
+  // read in places that is about to read that part through.
+  void WillRead(std::size_t offset, std::size_t length) const;
 
  private:
   const char* data_ = nullptr;

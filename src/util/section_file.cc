@@ -79,7 +79,10 @@ std::unique_ptr<SectionFile> SectionFile::Open(const std::string& path, std::str
   f->mapped_ = std::make_unique<MappedFile>(path, MappedFile::Access::kInPlaces);
   f->bytes_ = f->mapped_->bytes();
   if (!f->Parse(magic, key)) return nullptr;
-  if (f->bytes_.size() <= check_whole_below && !f->CheckAll()) return nullptr;
+  if (f->bytes_.size() <= check_whole_below) {
+    f->mapped_->WillRead(0, f->bytes_.size());
+    if (!f->CheckAll()) return nullptr;
+  }
   return f;
 }
 
