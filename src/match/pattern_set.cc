@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <span>
 
@@ -127,17 +128,42 @@ const PatternSet::Compiled& PatternSet::Get(uint32_t p) const {
   return *c;
 }
 
+namespace {
+
+// What the prefilter makes of one pattern: its plan, or nothing when it
+// does not parse or compile (it then never matches).
+std::optional<PrefilterPlan> PlanPattern(std::string_view pattern) {
+  auto parsed = regex::ParsePythonRegex(pattern);
+  if (!parsed.ok() || !regex::Pcre2Regex::Compile(parsed->pcre2).ok()) return std::nullopt;
+  return PlanPrefilter(std::string(pattern), *parsed);
+}
+
+}  // namespace
+
 Status PatternSet::BuildPrefilter() {
+  // Every pattern is planned, on both cores, and nothing compiled is kept:
+  // scans compile the few patterns they meet (Get), and a million compiled
+  // patterns held at once would cost gigabytes.
+  const std::size_t n = source_.count;
+  std::vector<std::optional<PrefilterPlan>> plans(n);
+  auto plan_range = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t p = begin; p < end; ++p) plans[p] = PlanPattern(source_.pattern(static_cast<uint32_t>(p)));
+  };
+  {
+    auto other = std::async(std::launch::async, plan_range, n / 2, n);
+    plan_range(0, n / 2);
+    other.get();
+  }
   std::map<std::string, std::vector<uint32_t>> by_literal;
   std::vector<std::string> fallback_exprs;
   std::vector<unsigned> fallback_flags;
-  for (uint32_t p = 0; p < source_.count; ++p) {
-    const Compiled& c = Get(p);
-    if (!c.info || !c.regex) {
+  for (uint32_t p = 0; p < n; ++p) {
+    if (!plans[p]) {
       ++stats_.invalid;
       continue;
     }
-    PrefilterPlan plan = PlanPrefilter(std::string(source_.pattern(p)), *c.info);
+    PrefilterPlan plan = std::move(*plans[p]);
+    plans[p].reset();
     if (plan.unreachable) {
       every_line_.push_back(p);
       continue;
@@ -160,7 +186,10 @@ Status PatternSet::BuildPrefilter() {
   // Distinctive literals on every line, broad ones on marked lines only.
   std::map<std::string, std::vector<uint32_t>> distinct_lits, broad_lits;
   for (auto& [lit, pats] : by_literal) (IsDistinctiveLiteral(lit) ? distinct_lits : broad_lits)[lit] = std::move(pats);
-  for (auto [from, to] : {std::pair{&distinct_lits, &distinct_}, std::pair{&broad_lits, &broad_}}) {
+  stats_.literals = distinct_lits.size() + broad_lits.size();
+  stats_.broad_literals = broad_lits.size();
+  by_literal.clear();
+  auto index_literals = [](std::map<std::string, std::vector<uint32_t>>* from, LiteralIndex* to) -> Status {
     std::vector<std::string> literals;
     to->offsets.push_back(0);
     for (auto& [lit, pats] : *from) {
@@ -168,16 +197,22 @@ Status PatternSet::BuildPrefilter() {
       to->patterns.insert(to->patterns.end(), pats.begin(), pats.end());
       to->offsets.push_back(static_cast<uint32_t>(to->patterns.size()));
     }
+    from->clear();
     auto db = regex::HsDatabase::CompileLiterals(literals);
     if (!db.ok()) return db.status();
     to->db = std::move(db).value();
-  }
+    return Status::Ok();
+  };
+  // The three databases compile independently: the largest (distinctive
+  // literals) on one core, the other two on the other.
+  auto distinct = std::async(std::launch::async, index_literals, &distinct_lits, &distinct_);
+  Status broad = index_literals(&broad_lits, &broad_);
   auto re_db = regex::HsDatabase::CompileRegexes(fallback_exprs, fallback_flags);
+  if (Status st = distinct.get(); !st.ok()) return st;
+  if (!broad.ok()) return broad;
   if (!re_db.ok()) return re_db.status();
   fallback_db_ = std::move(re_db).value();
   stats_.every_line = every_line_.size();
-  stats_.literals = distinct_lits.size() + broad_lits.size();
-  stats_.broad_literals = broad_lits.size();
   return Status::Ok();
 }
 
