@@ -252,6 +252,70 @@ TEST(PatternCache, ReusedWhenFreshRebuiltWhenCorrupt) {
   EXPECT_EQ(files, 8u);
 }
 
+// A large set is split into shards by pattern hash: it finds what one
+// database finds, and an edit compiles only the shards whose patterns
+// changed, the others coming from the cache.
+TEST(PatternCache, ShardsFindWhatOneDatabaseFindsAndAnEditCompilesFewOfThem) {
+  TempDir cache;
+  std::vector<std::string> patterns;
+  std::string text;
+  std::vector<std::size_t> starts;
+  for (int i = 0; i < 300; ++i) {
+    patterns.push_back(fmt::format("widget{:03d} (stalled|froze) after \\d+ s", i));
+    if (i % 7 == 0) {
+      starts.push_back(text.size());
+      text += fmt::format("widget{:03d} froze after 12 s\n", i);
+    }
+  }
+  patterns.push_back("(?i)out of memory");  // broad: tried on every line without marks
+  starts.push_back(text.size());
+  text += "CUDA: Out of memory\n";
+  auto whole = match::PatternSet::Build(patterns, "");
+  ASSERT_TRUE(whole.ok());
+  auto source = [&](const std::vector<std::string>& list) {
+    auto held = std::make_shared<std::vector<std::string>>(list);
+    return match::PatternSource{held->size(), [held](uint32_t p) { return std::string_view((*held)[p]); },
+                                [held](uint32_t p) { return KnowledgeBase::PatternHash((*held)[p]); }};
+  };
+  auto sharded = match::PatternSet::Build(source(patterns), cache.path().string(), 64);
+  ASSERT_TRUE(sharded.ok());
+  EXPECT_EQ((*sharded)->stats().shards, 5u);
+  EXPECT_EQ((*sharded)->stats().shards_compiled, 5u);
+  EXPECT_EQ((*sharded)->stats().patterns, patterns.size());
+  std::vector<match::LineHit> a, b;
+  (*whole)->Scan(text, starts, &a);
+  (*sharded)->Scan(text, starts, &b);
+  ASSERT_EQ(a.size(), 44u);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].line, b[i].line);
+    EXPECT_EQ(a[i].pattern, b[i].pattern);
+    EXPECT_EQ(a[i].span, b[i].span);
+  }
+  // Nothing changed: nothing compiled.
+  auto again = match::PatternSet::Build(source(patterns), cache.path().string(), 64);
+  EXPECT_EQ((*again)->stats().shards_compiled, 0u);
+  EXPECT_TRUE((*again)->stats().from_cache);
+  // One regex edited: the shard it leaves and the one it joins, at most.
+  patterns[140] = "widget140 (stalled|froze|hung) after \\d+ s";
+  auto edited = match::PatternSet::Build(source(patterns), cache.path().string(), 64);
+  EXPECT_GE((*edited)->stats().shards_compiled, 1u);
+  EXPECT_LE((*edited)->stats().shards_compiled, 2u);
+  std::vector<match::LineHit> c;
+  (*edited)->Scan("widget140 hung after 3 s\n", {0}, &c);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].pattern, 140u);
+  // A record removed from the middle: every later pattern is renumbered,
+  // and only the removed pattern's shard is compiled again.
+  patterns.erase(patterns.begin() + 10);
+  auto removed = match::PatternSet::Build(source(patterns), cache.path().string(), 64);
+  EXPECT_EQ((*removed)->stats().shards_compiled, 1u);
+  std::vector<match::LineHit> d;
+  (*removed)->Scan("widget287 stalled after 9 s\n", {0}, &d);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].pattern, 286u);
+}
+
 // The prefilter must never lose a true hit: on the corpus, every record
 // whose regex matches its own signature (checked directly with PCRE2) is
 // found among the matches for that signature.

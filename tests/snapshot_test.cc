@@ -43,8 +43,10 @@ void ExpectSameLoad(const std::string& path) {
   EXPECT_EQ(again->Find("no/such-record"), nullptr);
   EXPECT_EQ(again->content_key(), kb->content_key());
   // Each regex is kept apart, readable without decoding its record.
-  for (std::size_t i = 0; i < kb->size(); ++i) EXPECT_EQ(again->pattern(i), kb->record(i).regex);
-  EXPECT_EQ(again->patterns_key(), kb->patterns_key());
+  for (std::size_t i = 0; i < kb->size(); ++i) {
+    EXPECT_EQ(again->pattern(i), kb->record(i).regex);
+    EXPECT_EQ(again->pattern_hash(i), kb->pattern_hash(i));
+  }
   EXPECT_EQ(from_snapshot.diagnostics, from_files.diagnostics);
   EXPECT_EQ(from_snapshot.documents, from_files.documents);
   EXPECT_EQ(from_snapshot.rejected, from_files.rejected);
@@ -185,15 +187,15 @@ TEST(Snapshot, PatternsAreReadInPlaceAndCheckedWhenFetched) {
   auto mapped = LoadSnapshot(file, 9, nullptr);
   ASSERT_TRUE(mapped.has_value());
   EXPECT_EQ(mapped->pattern(40), "gadget 40 broke");
-  // A knowledge base edited without touching any regex keeps its key (so
-  // its pattern database is not compiled again); a changed regex does not.
+  // A record edited without touching its regex keeps its pattern hash (so
+  // no pattern database is compiled again); a changed regex does not.
   auto edited = kb->records();
   std::vector<Record> copy(edited.begin(), edited.end());
   copy[3].root_cause = "a cause written later";
-  EXPECT_EQ(KnowledgeBase::FromRecords(copy).patterns_key(), kb->patterns_key());
+  EXPECT_EQ(KnowledgeBase::FromRecords(copy).pattern_hash(3), mapped->pattern_hash(3));
   EXPECT_NE(KnowledgeBase::FromRecords(copy).content_key(), kb->content_key());
   copy[3].regex = "gadget 3 broke badly";
-  EXPECT_NE(KnowledgeBase::FromRecords(copy).patterns_key(), kb->patterns_key());
+  EXPECT_NE(KnowledgeBase::FromRecords(copy).pattern_hash(3), mapped->pattern_hash(3));
 
   // The last copy of the text is the regex, kept after the records.
   const std::size_t at = testing::ReadFile(file).rfind("gadget 41 broke");

@@ -128,25 +128,13 @@ class KnowledgeBase {
   // database compiles, and fetches again when it confirms a hit. From a
   // snapshot it is read in place (checked when fetched, as a record is).
   std::string_view pattern(std::size_t i) const;
-  // A hash of every record's regex, in order (PatternsKey): a pattern
-  // database is keyed by it, so an edit that leaves every regex alone
-  // (a new workaround, a rate) does not recompile it.
-  uint64_t patterns_key() const;
-  // The hash patterns_key() is: of each string's length and bytes, in turn.
-  // Any list of strings hashes the same way, so a database built from a
-  // plain list of patterns finds one cached from a knowledge base.
-  class PatternsHasher {
-   public:
-    PatternsHasher();
-    ~PatternsHasher();
-    PatternsHasher(const PatternsHasher&) = delete;
-    PatternsHasher& operator=(const PatternsHasher&) = delete;
-    void Add(std::string_view pattern);
-    uint64_t Digest() const;
-
-   private:
-    void* state_;
-  };
+  // A hash of record `i`'s regex (PatternHash): pattern databases are
+  // sharded and keyed by them, so that an edit that leaves every regex
+  // alone (a new workaround, a rate) compiles nothing, and one that changes
+  // a regex compiles only the shards it moves between. Read from a
+  // snapshot without touching the regex.
+  uint64_t pattern_hash(std::size_t i) const;
+  static uint64_t PatternHash(std::string_view pattern);
 
   // The records of a snapshot, read in place (kb/mapped_records.h).
   class Mapped;

@@ -72,8 +72,8 @@ Status Engine::Impl::Build() const {
     // Patterns are fetched from the knowledge base one at a time: a
     // database read from the cache compiles (and so fetches) only those a
     // scan finds candidates for.
-    match::PatternSource patterns{kb_.size(), kb_.patterns_key(),
-                                  [this](uint32_t p) { return kb_.pattern(p); }};
+    match::PatternSource patterns{kb_.size(), [this](uint32_t p) { return kb_.pattern(p); },
+                                  [this](uint32_t p) { return kb_.pattern_hash(p); }};
     // The signature index needs only the records: it is read from the cache
     // (or built) on the other core while the pattern database loads.
     auto signatures = std::async(std::launch::async, [this] { return match::SignatureIndex::Open(kb_, cache_dir_); });

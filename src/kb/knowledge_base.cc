@@ -257,8 +257,8 @@ const Record& KnowledgeBase::record(std::size_t i) const { return mapped_ ? mapp
 std::size_t KnowledgeBase::size() const { return mapped_ ? mapped_->size() : records_.size(); }
 
 struct KnowledgeBase::KeyCache {
-  std::once_flag once, patterns_once;
-  uint64_t key = 0, patterns_key = 0;
+  std::once_flag once;
+  uint64_t key = 0;
 };
 
 uint64_t KnowledgeBase::content_key() const {
@@ -272,36 +272,11 @@ std::string_view KnowledgeBase::pattern(std::size_t i) const {
   return mapped_ ? mapped_->Pattern(i) : std::string_view(records_[i].regex);
 }
 
-namespace {
-uint64_t RecordsPatternsKey(const std::vector<Record>& records) {
-  KnowledgeBase::PatternsHasher h;
-  for (const Record& r : records) h.Add(r.regex);
-  return h.Digest();
-}
-}  // namespace
-
-uint64_t KnowledgeBase::patterns_key() const {
-  if (mapped_) return mapped_->patterns_key();
-  if (!key_) return RecordsPatternsKey(records_);
-  std::call_once(key_->patterns_once, [&] { key_->patterns_key = RecordsPatternsKey(records_); });
-  return key_->patterns_key;
+uint64_t KnowledgeBase::pattern_hash(std::size_t i) const {
+  return mapped_ ? mapped_->PatternHashAt(i) : PatternHash(records_[i].regex);
 }
 
-KnowledgeBase::PatternsHasher::PatternsHasher() : state_(XXH3_createState()) {
-  XXH3_64bits_reset(static_cast<XXH3_state_t*>(state_));
-}
-KnowledgeBase::PatternsHasher::~PatternsHasher() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
-
-void KnowledgeBase::PatternsHasher::Add(std::string_view pattern) {
-  auto* st = static_cast<XXH3_state_t*>(state_);
-  const uint64_t len = pattern.size();
-  XXH3_64bits_update(st, &len, sizeof len);
-  XXH3_64bits_update(st, pattern.data(), pattern.size());
-}
-
-uint64_t KnowledgeBase::PatternsHasher::Digest() const {
-  return XXH3_64bits_digest(static_cast<const XXH3_state_t*>(state_));
-}
+uint64_t KnowledgeBase::PatternHash(std::string_view pattern) { return XXH3_64bits(pattern.data(), pattern.size()); }
 
 KnowledgeBase KnowledgeBase::FromMapped(std::shared_ptr<const Mapped> mapped) {
   KnowledgeBase kb;

@@ -26,8 +26,10 @@ KnowledgeBase::Mapped::~Mapped() {
 
 uint64_t KnowledgeBase::Mapped::IdHash(std::string_view id) { return XXH3_64bits(id.data(), id.size()); }
 
-uint32_t KnowledgeBase::Mapped::PatternChecksum(std::string_view pattern) {
-  return static_cast<uint32_t>(XXH3_64bits(pattern.data(), pattern.size()));
+KnowledgeBase::Mapped::PatternEntry KnowledgeBase::Mapped::PatternEntryAt(std::size_t i) const {
+  PatternEntry e;
+  std::memcpy(&e, sections_.pattern_entries + i * sizeof(PatternEntry), sizeof e);
+  return e;
 }
 
 // The tables are read with memcpy: the file's layout keeps them aligned,
@@ -72,11 +74,10 @@ const Record& KnowledgeBase::Mapped::Get(std::size_t i) const {
 }
 
 std::string_view KnowledgeBase::Mapped::Pattern(std::size_t i) const {
-  PatternEntry e;
-  std::memcpy(&e, sections_.pattern_entries + i * sizeof(PatternEntry), sizeof e);
+  const PatternEntry e = PatternEntryAt(i);
   // Entries were checked on open to lie inside the patterns.
   const std::string_view pattern = sections_.patterns.substr(e.offset, e.size);
-  if (PatternChecksum(pattern) != e.checksum) Damaged(i, "the pattern of record");
+  if (KnowledgeBase::PatternHash(pattern) != e.hash) Damaged(i, "the pattern of record");
   return pattern;
 }
 

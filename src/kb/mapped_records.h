@@ -46,10 +46,9 @@ class KnowledgeBase::Mapped {
   // (relative to the start of the patterns).
   struct PatternEntry {
     uint64_t offset;
-    uint32_t size;
-    uint32_t checksum;  // the low half of the pattern's XXH3
+    uint64_t hash;  // KnowledgeBase::PatternHash, which also checks it
+    uint64_t size;
   };
-  static uint32_t PatternChecksum(std::string_view pattern);
 
   // Where everything is in the mapped file. `records` spans every record's
   // encoding and `patterns` every regex; `entries`, `ids` and
@@ -62,7 +61,7 @@ class KnowledgeBase::Mapped {
     const char* ids = nullptr;
     const char* pattern_entries = nullptr;
     std::size_t count = 0;
-    uint64_t content_key = 0, patterns_key = 0;
+    uint64_t content_key = 0;
   };
 
   // `file` stays open for the life of this object.
@@ -73,7 +72,6 @@ class KnowledgeBase::Mapped {
 
   std::size_t size() const { return count_; }
   uint64_t content_key() const { return sections_.content_key; }
-  uint64_t patterns_key() const { return sections_.patterns_key; }
 
   // Record `i`, decoded on first use. A record whose bytes fail their
   // checksum means the file changed under the process after it was
@@ -84,6 +82,7 @@ class KnowledgeBase::Mapped {
   // Record `i`'s regex, read in place; a damaged one is handled as a
   // damaged record is.
   std::string_view Pattern(std::size_t i) const;
+  uint64_t PatternHashAt(std::size_t i) const { return PatternEntryAt(i).hash; }
   // The position of the record with `id`, if there is one.
   std::optional<std::size_t> Find(std::string_view id) const;
 
@@ -92,6 +91,7 @@ class KnowledgeBase::Mapped {
  private:
   Entry EntryAt(std::size_t i) const;
   IdSlot IdAt(std::size_t i) const;
+  PatternEntry PatternEntryAt(std::size_t i) const;
   [[noreturn]] void Damaged(std::size_t i, const char* what) const;
 
   std::unique_ptr<util::MappedFile> file_;

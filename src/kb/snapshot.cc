@@ -27,9 +27,9 @@ namespace {
 // Bump whenever Record, Diagnostic or LoadReport (or how they are written
 // here) change.
 // The format is in the magic: 3 maps records in place (kb/mapped_records.h),
-// 4 keeps every record's regex apart as well.
-constexpr uint64_t kSnapshotFormat = 4 * 100 + kRecordCodecVersion;
-constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '4'};
+// 5 keeps every record's regex apart as well, with its hash.
+constexpr uint64_t kSnapshotFormat = 5 * 100 + kRecordCodecVersion;
+constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '5'};
 
 using util::BinaryReader;
 using util::BinaryWriter;
@@ -139,10 +139,9 @@ struct Header {
   uint64_t ids_offset;      // count x Mapped::IdSlot, sorted
   uint64_t patterns_offset, patterns_size;  // every record's regex
   uint64_t pattern_entries_offset;          // count x Mapped::PatternEntry
-  uint64_t patterns_key;    // KnowledgeBase::patterns_key()
   uint64_t checksum;        // XXH3 of the header before this field, the meta and the three tables
 };
-static_assert(sizeof(Header) == 120);
+static_assert(sizeof(Header) == 112);
 
 using Entry = KnowledgeBase::Mapped::Entry;
 constexpr uint64_t kCheckWholeBelow = 64u << 20;
@@ -191,8 +190,6 @@ bool ReadReport(std::string_view bytes, LoadReport* out) {
   return true;
 }
 
-void PadTo8(std::string* s) { s->resize((s->size() + 7) / 8 * 8, '\0'); }
-
 template <typename T>
 std::string_view AsBytes(const std::vector<T>& v) {
   return {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)};
@@ -209,17 +206,19 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
   entries.reserve(kb.size());
   pattern_entries.reserve(kb.size());
   ids.reserve(kb.size());
-  std::string out(sizeof(Header), '\0');
+  // Written as it is encoded: a million records make gigabytes, which
+  // must not be held in memory as well as the records.
+  util::AtomicFileWriter out(file);
+  out.Write(std::string(sizeof(Header), '\0'));  // filled in last
   Header h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
   h.key = key;
   h.count = kb.size();
   h.content_key = kb.content_key();
-  h.patterns_key = kb.patterns_key();
   h.meta_offset = out.size();
   h.meta_size = meta.str().size();
-  out += meta.str();
-  PadTo8(&out);
+  out.Write(meta.str());
+  out.PadTo8();
   h.records_offset = out.size();
   BinaryWriter one;
   for (std::size_t i = 0; i < kb.size(); ++i) {
@@ -229,30 +228,29 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
     const std::string& bytes = one.str();
     entries.push_back({out.size() - h.records_offset, bytes.size(), XXH3_64bits(bytes.data(), bytes.size())});
     ids.push_back({KnowledgeBase::Mapped::IdHash(r.id), i});
-    out += bytes;
+    out.Write(bytes);
   }
   h.records_size = out.size() - h.records_offset;
   h.patterns_offset = out.size();
   for (std::size_t i = 0; i < kb.size(); ++i) {
     const std::string_view pattern = kb.pattern(i);
-    pattern_entries.push_back({out.size() - h.patterns_offset, static_cast<uint32_t>(pattern.size()),
-                               KnowledgeBase::Mapped::PatternChecksum(pattern)});
-    out += pattern;
+    pattern_entries.push_back({out.size() - h.patterns_offset, KnowledgeBase::PatternHash(pattern), pattern.size()});
+    out.Write(pattern);
   }
   h.patterns_size = out.size() - h.patterns_offset;
-  PadTo8(&out);
+  out.PadTo8();
   std::sort(ids.begin(), ids.end(), [](const IdSlot& a, const IdSlot& b) {
     return a.hash != b.hash ? a.hash < b.hash : a.record < b.record;
   });
   h.entries_offset = out.size();
-  out += AsBytes(entries);
+  out.Write(AsBytes(entries));
   h.ids_offset = out.size();
-  out += AsBytes(ids);
+  out.Write(AsBytes(ids));
   h.pattern_entries_offset = out.size();
-  out += AsBytes(pattern_entries);
+  out.Write(AsBytes(pattern_entries));
   h.checksum = HeaderChecksum(h, meta.str(), AsBytes(entries), AsBytes(ids), AsBytes(pattern_entries));
-  std::memcpy(out.data(), &h, sizeof h);
-  if (!util::WriteFileAtomically(file, out, util::WriteFor::kReadInPlaces)) return false;
+  out.WriteAt(0, std::string_view(reinterpret_cast<const char*>(&h), sizeof h));
+  if (!out.Commit(util::WriteFor::kReadInPlaces)) return false;
   // Only the newest snapshot of a knowledge base is ever read again.
   const std::string name = fs::path(file).filename().string();
   util::PruneCacheFiles(fs::path(file).parent_path().string(), name.substr(0, name.rfind('-') + 1), 1);
@@ -302,7 +300,7 @@ std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key,
     // touched, or opening it would read every page of it.
     if (h.records_size <= kCheckWholeBelow &&
         (XXH3_64bits(bytes.data() + h.records_offset + e.offset, e.size) != e.checksum ||
-         KnowledgeBase::Mapped::PatternChecksum(bytes.substr(h.patterns_offset + p.offset, p.size)) != p.checksum)) {
+         KnowledgeBase::PatternHash(bytes.substr(h.patterns_offset + p.offset, p.size)) != p.hash)) {
       return std::nullopt;
     }
   }
@@ -316,7 +314,6 @@ std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key,
   sections.pattern_entries = pattern_entries.data();
   sections.count = h.count;
   sections.content_key = h.content_key;
-  sections.patterns_key = h.patterns_key;
   auto in_place = std::make_shared<const KnowledgeBase::Mapped>(std::move(mapped), file, sections);
   if (report) *report = std::move(rep);
   return KnowledgeBase::FromMapped(std::move(in_place));

@@ -27,8 +27,10 @@
 // PCRE2 patterns are compiled lazily, on a pattern's first candidate: most
 // patterns never see one in a given log, so start-up stays cheap.
 //
-// The prefilter databases are cached on disk keyed by a hash of the
-// patterns; a stale or corrupt cache file is rebuilt, never trusted.
+// The prefilter databases are split into shards by pattern hash
+// (pattern_shard.h), compiled two at a time, and cached on disk each under
+// a key made of its patterns' hashes; a stale or corrupt cache file is
+// rebuilt, never trusted.
 //
 // Thread-safe: const methods may run concurrently.
 #pragma once
@@ -46,6 +48,7 @@
 
 #include "kedb/status.h"
 #include "match/literal_check.h"
+#include "match/pattern_shard.h"
 #include "regex/hs_database.h"
 #include "regex/pcre2_regex.h"
 #include "regex/python_regex.h"
@@ -66,7 +69,9 @@ struct PatternSetStats {
   std::size_t invalid = 0;      // patterns that do not parse (never match)
   std::size_t literals = 0;         // distinct literals, both kinds
   std::size_t broad_literals = 0;   // of which looked for on marked lines only
-  bool from_cache = false;
+  std::size_t shards = 0;           // prefilter databases (pattern_shard.h)
+  std::size_t shards_compiled = 0;  // of which compiled now, the others read from the cache
+  bool from_cache = false;          // none compiled
   double build_seconds = 0;
 };
 
@@ -76,19 +81,23 @@ struct PatternSetStats {
 // for), never all of them.
 struct PatternSource {
   std::size_t count = 0;
-  // Names the patterns: KnowledgeBase::PatternsHasher over all of them, in
-  // order. The cache is keyed by it.
-  uint64_t key = 0;
   // Pattern i (i < count), called from any thread; the view stays valid
   // for the set's life.
   std::function<std::string_view(uint32_t)> pattern;
+  // KnowledgeBase::PatternHash of pattern i: what places it in a shard
+  // and keys the shard's cache file.
+  std::function<uint64_t(uint32_t)> hash;
 };
 
 class PatternSet {
  public:
   // Builds the set. `cache_dir` ("" for none) holds the prefilter cache;
   // failure to write it is not an error.
-  static Result<std::unique_ptr<PatternSet>> Build(PatternSource source, const std::string& cache_dir);
+  // A set of more than `shard_patterns` patterns is split into shards of
+  // about that many (pattern_shard.h).
+  static constexpr std::size_t kShardPatterns = std::size_t{1} << 17;
+  static Result<std::unique_ptr<PatternSet>> Build(PatternSource source, const std::string& cache_dir,
+                                                   std::size_t shard_patterns = kShardPatterns);
   // The same from patterns in hand, which the set keeps.
   static Result<std::unique_ptr<PatternSet>> Build(std::vector<std::string> python_patterns,
                                                    const std::string& cache_dir);
@@ -125,7 +134,12 @@ class PatternSet {
 
   // Whether Scan() looks at `broad_lines` at all: some patterns are reached
   // only on marked lines.
-  bool has_broad() const { return !broad_.db.empty() || !fallback_db_.empty() || !every_line_.empty(); }
+  bool has_broad() const {
+    for (const PatternShard& s : shards_) {
+      if (!s.broad.db.empty() || !s.fallback_db.empty() || !s.every_line.empty()) return true;
+    }
+    return false;
+  }
 
   const PatternSetStats& stats() const { return stats_; }
   std::size_t size() const { return source_.count; }
@@ -150,32 +164,23 @@ class PatternSet {
   // million patterns holds a pointer for each, not a Compiled).
   const Compiled& Get(uint32_t p) const;
   friend struct std::default_delete<PatternSet>;
-  Status BuildPrefilter();
-  bool LoadCache(const std::string& path, uint64_t key);
-  void SaveCache(const std::string& path, uint64_t key) const;
+  void CountStats(std::size_t compiled);
   class LineConfirmer;
 
   PatternSource source_;
   std::unique_ptr<std::atomic<Compiled*>[]> compiled_;
   mutable LiteralIds literal_ids_;  // for the compiled patterns' checks
 
-  // Literal i of `db` leads to patterns patterns[offsets[i] .. offsets[i+1]).
-  struct LiteralIndex {
-    regex::HsDatabase db;
-    std::vector<uint32_t> offsets, patterns;
-  };
-  // Candidates from broad literals, the regex database and the every-line
-  // patterns, on the lines `broad_lines` flags (all when null).
-  void BroadCandidates(std::string_view text, const std::vector<std::size_t>& line_starts,
-                       const std::vector<uint8_t>* broad_lines, std::vector<LineHit>* out) const;
+  // Candidates from one shard's broad literals, regex database and
+  // every-line patterns, on the lines `broad_lines` flags (all when null).
+  static void BroadCandidates(const PatternShard& shard, std::string_view text,
+                              const std::vector<std::size_t>& line_starts, const std::vector<uint8_t>* broad_lines,
+                              std::vector<LineHit>* out);
+  // Scan() for one shard: appends its hits, in no particular order.
+  void ScanShard(const PatternShard& shard, std::string_view text, const std::vector<std::size_t>& line_starts,
+                 const std::vector<uint8_t>* broad_lines, std::vector<LineHit>* hits) const;
 
-  // Prefilter: distinctive literals, broad literals; regex-database
-  // expression j (a whole pattern or one of its branches) leads to pattern
-  // fallback_[j].
-  LiteralIndex distinct_, broad_;
-  regex::HsDatabase fallback_db_;
-  std::vector<uint32_t> fallback_;
-  std::vector<uint32_t> every_line_;
+  std::vector<PatternShard> shards_;
   PatternSetStats stats_;
 };
 

@@ -45,6 +45,68 @@ bool WriteFileAtomically(const std::string& path, std::string_view bytes, WriteF
   return true;
 }
 
+AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
+  std::error_code ec;
+  fs::create_directories(fs::path(path_).parent_path(), ec);
+  tmp_ = path_ + ".tmp" + std::to_string(::getpid());
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  ok_ = fd_ >= 0;
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(tmp_.c_str());
+  }
+}
+
+void AtomicFileWriter::Flush() {
+  for (std::size_t done = 0; ok_ && done < buffer_.size();) {
+    const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+    if (n <= 0) {
+      ok_ = false;
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  buffer_.clear();
+}
+
+void AtomicFileWriter::Write(std::string_view bytes) {
+  if (!ok_) return;
+  buffer_ += bytes;
+  size_ += bytes.size();
+  if (buffer_.size() >= (4u << 20)) Flush();
+}
+
+void AtomicFileWriter::PadTo8() { Write(std::string((8 - size_ % 8) % 8, '\0')); }
+
+void AtomicFileWriter::WriteAt(uint64_t offset, std::string_view bytes) {
+  Flush();
+  if (ok_ && ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset)) !=
+                 static_cast<ssize_t>(bytes.size())) {
+    ok_ = false;
+  }
+}
+
+bool AtomicFileWriter::Commit(WriteFor use) {
+  Flush();
+  if (fd_ < 0) return false;
+  if (use == WriteFor::kReadInPlaces && ok_) {
+    ::fdatasync(fd_);
+    ::posix_fadvise(fd_, 0, 0, POSIX_FADV_DONTNEED);
+  }
+  ok_ = ::close(fd_) == 0 && ok_;
+  fd_ = -1;
+  std::error_code ec;
+  if (ok_) fs::rename(tmp_, path_, ec);
+  if (!ok_ || ec) {
+    fs::remove(tmp_, ec);
+    return false;
+  }
+  return true;
+}
+
 void DropFromPageCache(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;

@@ -92,6 +92,33 @@ bool Unseal(std::string_view* bytes);
 // back at random come in one at a time. Costs a flush to disk.
 enum class WriteFor { kReadWhole, kReadInPlaces };
 bool WriteFileAtomically(const std::string& path, std::string_view bytes, WriteFor use = WriteFor::kReadWhole);
+// A file written piece by piece under a temporary name, renamed into
+// place by Commit: for files too large to build in memory first. Readers
+// never see half of it; one left uncommitted is removed.
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(std::string path);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+  // Appends; a failed write is remembered and fails Commit.
+  void Write(std::string_view bytes);
+  // Zero bytes up to the next multiple of 8.
+  void PadTo8();
+  // Overwrites bytes already written (a header filled in last).
+  void WriteAt(uint64_t offset, std::string_view bytes);
+  uint64_t size() const { return size_; }
+  bool Commit(WriteFor use);
+
+ private:
+  std::string path_, tmp_;
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  bool ok_ = true;
+  std::string buffer_;  // appends are gathered into large writes
+  void Flush();
+};
+
 // Flushes `path` and drops its pages from the page cache (see above).
 void DropFromPageCache(const std::string& path);
 // Keeps at most `keep` files named `prefix`* in `dir` (the newest by
