@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -116,6 +117,10 @@ class KnowledgeBase {
   };
   Records records() const { return Records(this); }
   const Record& record(std::size_t i) const;
+  // Calls `visit(i, record)` for every record in order. From a snapshot,
+  // a record not decoded yet is decoded for the call and dropped after it:
+  // building an index over a million records must not keep them all.
+  void ForEachRecord(const std::function<void(std::size_t, const Record&)>& visit) const;
   std::size_t size() const;
   const Record* Find(std::string_view id) const;  // nullptr when absent; O(1), or O(log n) from a snapshot
 

@@ -254,6 +254,18 @@ const Record* KnowledgeBase::Find(std::string_view id) const {
 
 const Record& KnowledgeBase::record(std::size_t i) const { return mapped_ ? mapped_->Get(i) : records_[i]; }
 
+void KnowledgeBase::ForEachRecord(const std::function<void(std::size_t, const Record&)>& visit) const {
+  for (std::size_t i = 0; i < size(); ++i) {
+    if (!mapped_) {
+      visit(i, records_[i]);
+    } else if (const Record* kept = mapped_->IfDecoded(i)) {
+      visit(i, *kept);
+    } else {
+      visit(i, mapped_->Decode(i));
+    }
+  }
+}
+
 std::size_t KnowledgeBase::size() const { return mapped_ ? mapped_->size() : records_.size(); }
 
 struct KnowledgeBase::KeyCache {

@@ -55,17 +55,22 @@ void KnowledgeBase::Mapped::Damaged(std::size_t i, const char* what) const {
   std::exit(70);  // EX_SOFTWARE
 }
 
-const Record& KnowledgeBase::Mapped::Get(std::size_t i) const {
-  if (const Record* r = decoded_[i].load(std::memory_order_acquire)) return *r;
+Record KnowledgeBase::Mapped::Decode(std::size_t i) const {
   const Entry e = EntryAt(i);
   // Entries were checked on open to lie inside the records.
   const std::string_view bytes = sections_.records.substr(e.offset, e.size);
   if (XXH3_64bits(bytes.data(), bytes.size()) != e.checksum) Damaged(i, "record");
-  auto record = std::make_unique<Record>();
+  Record record;
   util::BinaryReader in(bytes);
   RecordDecoder decoder(&in);
-  decoder.Record(record.get());
+  decoder.Record(&record);
   if (!decoder.ok() || !in.done()) Damaged(i, "record");
+  return record;
+}
+
+const Record& KnowledgeBase::Mapped::Get(std::size_t i) const {
+  if (const Record* r = IfDecoded(i)) return *r;
+  auto record = std::make_unique<Record>(Decode(i));
   const Record* expected = nullptr;
   if (decoded_[i].compare_exchange_strong(expected, record.get(), std::memory_order_acq_rel)) {
     return *record.release();

@@ -79,6 +79,10 @@ class KnowledgeBase::Mapped {
   // source) and the process stops with a message naming it, since no
   // answer drawn from it can be trusted.
   const Record& Get(std::size_t i) const;
+  // Record `i` if it was decoded and kept, else null.
+  const Record* IfDecoded(std::size_t i) const { return decoded_[i].load(std::memory_order_acquire); }
+  // Record `i` decoded afresh and not kept (checked as Get checks it).
+  Record Decode(std::size_t i) const;
   // Record `i`'s regex, read in place; a damaged one is handled as a
   // damaged record is.
   std::string_view Pattern(std::size_t i) const;

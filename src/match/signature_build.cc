@@ -146,7 +146,7 @@ void Tables::Read(const KnowledgeBase& kb) {
   domains.reserve(n);
   record_phrases.reserve(n + 1);
   all_begin.reserve(n + 1);
-  for (const Record& rec : kb.records()) ReadRecord(rec);
+  kb.ForEachRecord([&](std::size_t, const Record& rec) { ReadRecord(rec); });
   record_phrases.push_back(static_cast<uint32_t>(phrase_begin.size()));
   phrase_begin.push_back(static_cast<uint32_t>(phrase_ids.size()));
   bare_begin.push_back(static_cast<uint32_t>(bare_ids.size()));
@@ -300,7 +300,7 @@ std::string SignatureIndex::BuildFile(const KnowledgeBase& kb, uint64_t key) {
   }
   std::vector<uint32_t> counter_ids, counter_begin, record_counters;
   std::vector<double> counter_weight;
-  for (const Record& rec : kb.records()) {
+  kb.ForEachRecord([&](std::size_t, const Record& rec) {
     record_counters.push_back(static_cast<uint32_t>(counter_weight.size()));
     for (const Occurrence& c : rec.counterexamples) {
       for (std::string_view text : util::SplitLines(c.text)) {
@@ -311,7 +311,7 @@ std::string SignatureIndex::BuildFile(const KnowledgeBase& kb, uint64_t key) {
         counter_weight.push_back(line.weight);
       }
     }
-  }
+  });
   record_counters.push_back(static_cast<uint32_t>(counter_weight.size()));
   counter_begin.push_back(static_cast<uint32_t>(counter_ids.size()));
   w.Add(counter_ids);

@@ -53,8 +53,8 @@ std::string Bm25Index::BuildFile(const KnowledgeBase& kb, uint64_t key) {
   double total = 0;
   // Per document: its weighted words, sorted and summed, then posted once.
   std::vector<std::pair<std::string, float>> words;
-  for (uint32_t d = 0; d < n; ++d) {
-    const Record& r = kb.record(d);
+  kb.ForEachRecord([&](std::size_t record, const Record& r) {
+    const auto d = static_cast<uint32_t>(record);
     words.clear();
     auto add = [&](std::string_view text, float weight) {
       for (auto& t : Tokenize(text)) words.emplace_back(std::move(t), weight);
@@ -79,7 +79,7 @@ std::string Bm25Index::BuildFile(const KnowledgeBase& kb, uint64_t key) {
     }
     doc_length[d] = length;
     total += length;
-  }
+  });
   const double average = n == 0 ? 1 : std::max(1.0, total / static_cast<double>(n));
   std::vector<const std::string*> terms;
   terms.reserve(postings.size());
