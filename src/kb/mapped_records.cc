@@ -11,10 +11,12 @@
 
 namespace kedb {
 
-KnowledgeBase::Mapped::Mapped(std::unique_ptr<util::MappedFile> file, std::string path, const Sections& sections)
+KnowledgeBase::Mapped::Mapped(std::unique_ptr<util::MappedFile> file, std::string path, const Sections& sections,
+                              util::BlockChecks table_checks)
     : file_(std::move(file)),
       path_(std::move(path)),
       sections_(sections),
+      table_checks_(std::move(table_checks)),
       count_(sections.count),
       decoded_(new std::atomic<const Record*>[sections.count]) {
   for (std::size_t i = 0; i < count_; ++i) decoded_[i].store(nullptr, std::memory_order_relaxed);
@@ -28,6 +30,7 @@ uint64_t KnowledgeBase::Mapped::IdHash(std::string_view id) { return XXH3_64bits
 
 KnowledgeBase::Mapped::PatternEntry KnowledgeBase::Mapped::PatternEntryAt(std::size_t i) const {
   PatternEntry e;
+  table_checks_.Check(sections_.pattern_entries + i * sizeof(PatternEntry), sizeof e);
   std::memcpy(&e, sections_.pattern_entries + i * sizeof(PatternEntry), sizeof e);
   return e;
 }
@@ -36,12 +39,14 @@ KnowledgeBase::Mapped::PatternEntry KnowledgeBase::Mapped::PatternEntryAt(std::s
 // but nothing in the language promises a mapped byte is a struct.
 KnowledgeBase::Mapped::Entry KnowledgeBase::Mapped::EntryAt(std::size_t i) const {
   Entry e;
+  table_checks_.Check(sections_.entries + i * sizeof(Entry), sizeof e);
   std::memcpy(&e, sections_.entries + i * sizeof(Entry), sizeof e);
   return e;
 }
 
 KnowledgeBase::Mapped::IdSlot KnowledgeBase::Mapped::IdAt(std::size_t i) const {
   IdSlot s;
+  table_checks_.Check(sections_.ids + i * sizeof(IdSlot), sizeof s);
   std::memcpy(&s, sections_.ids + i * sizeof(IdSlot), sizeof s);
   return s;
 }
@@ -57,7 +62,7 @@ void KnowledgeBase::Mapped::Damaged(std::size_t i, const char* what) const {
 
 Record KnowledgeBase::Mapped::Decode(std::size_t i) const {
   const Entry e = EntryAt(i);
-  // Entries were checked on open to lie inside the records.
+  if (e.offset > sections_.records.size() || e.size > sections_.records.size() - e.offset) Damaged(i, "record");
   const std::string_view bytes = sections_.records.substr(e.offset, e.size);
   if (XXH3_64bits(bytes.data(), bytes.size()) != e.checksum) Damaged(i, "record");
   Record record;
@@ -80,7 +85,9 @@ const Record& KnowledgeBase::Mapped::Get(std::size_t i) const {
 
 std::string_view KnowledgeBase::Mapped::Pattern(std::size_t i) const {
   const PatternEntry e = PatternEntryAt(i);
-  // Entries were checked on open to lie inside the patterns.
+  if (e.offset > sections_.patterns.size() || e.size > sections_.patterns.size() - e.offset) {
+    Damaged(i, "the pattern of record");
+  }
   const std::string_view pattern = sections_.patterns.substr(e.offset, e.size);
   if (KnowledgeBase::PatternHash(pattern) != e.hash) Damaged(i, "the pattern of record");
   return pattern;
@@ -100,6 +107,7 @@ std::optional<std::size_t> KnowledgeBase::Mapped::Find(std::string_view id) cons
   for (; lo < count_; ++lo) {
     const IdSlot slot = IdAt(lo);
     if (slot.hash != hash) break;
+    if (slot.record >= count_) Damaged(slot.record, "the id table entry of record");
     if (Get(slot.record).id == id) return slot.record;
   }
   return std::nullopt;

@@ -6,10 +6,11 @@
 // large snapshot takes seconds and gigabytes; mapping it costs neither.
 //
 // The file holds, after its header, every record's encoding
-// (kb/record_codec.h) back to back, a table of where each one is with its
-// checksum, and a table of id hashes sorted for binary search. Opening
-// checks the header and both tables against their checksum (a few bytes
-// per record); a record's own bytes are checked when it is decoded.
+// (kb/record_codec.h) back to back, every regex, a table of where each
+// record is with its checksum, one of where each regex is with its hash,
+// and a table of id hashes sorted for binary search. Opening checks the
+// header; the tables are checked in 64 KB blocks as they are read, and a
+// record's or regex's own bytes when it is first read.
 //
 // Thread-safe: two threads touching the same record at once may both
 // decode it; one copy is kept, and a record once decoded stays at the same
@@ -25,6 +26,7 @@
 
 #include "kedb/knowledge_base.h"
 #include "util/binary_io.h"
+#include "util/section_file.h"
 
 namespace kedb {
 
@@ -64,8 +66,10 @@ class KnowledgeBase::Mapped {
     uint64_t content_key = 0;
   };
 
-  // `file` stays open for the life of this object.
-  Mapped(std::unique_ptr<util::MappedFile> file, std::string path, const Sections& sections);
+  // `file` stays open for the life of this object. `table_checks` covers
+  // the three tables, which lie back to back from `entries`.
+  Mapped(std::unique_ptr<util::MappedFile> file, std::string path, const Sections& sections,
+         util::BlockChecks table_checks);
   ~Mapped();
   Mapped(const Mapped&) = delete;
   Mapped& operator=(const Mapped&) = delete;
@@ -101,6 +105,7 @@ class KnowledgeBase::Mapped {
   std::unique_ptr<util::MappedFile> file_;
   std::string path_;
   Sections sections_;
+  util::BlockChecks table_checks_;
   std::size_t count_;
   std::unique_ptr<std::atomic<const Record*>[]> decoded_;
 };

@@ -19,6 +19,7 @@
 #include "kb/record_codec.h"
 #include "kb/tree_walk.h"
 #include "util/binary_io.h"
+#include "util/section_file.h"
 
 namespace kedb {
 namespace fs = std::filesystem;
@@ -27,9 +28,10 @@ namespace {
 // Bump whenever Record, Diagnostic or LoadReport (or how they are written
 // here) change.
 // The format is in the magic: 3 maps records in place (kb/mapped_records.h),
-// 5 keeps every record's regex apart as well, with its hash.
-constexpr uint64_t kSnapshotFormat = 5 * 100 + kRecordCodecVersion;
-constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '5'};
+// 5 keeps every record's regex apart as well, with its hash; 6 checks the
+// tables in blocks as they are read (util::BlockChecks).
+constexpr uint64_t kSnapshotFormat = 6 * 100 + kRecordCodecVersion;
+constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '6'};
 
 using util::BinaryReader;
 using util::BinaryWriter;
@@ -139,24 +141,24 @@ struct Header {
   uint64_t ids_offset;      // count x Mapped::IdSlot, sorted
   uint64_t patterns_offset, patterns_size;  // every record's regex
   uint64_t pattern_entries_offset;          // count x Mapped::PatternEntry
-  uint64_t checksum;        // XXH3 of the header before this field, the meta and the three tables
+  // The three tables lie back to back from entries_offset; the XXH3 of
+  // each 64 KB block of them follows them, from here.
+  uint64_t table_sums_offset;
+  uint64_t checksum;        // XXH3 of the header before this field, the meta and the block sums
 };
-static_assert(sizeof(Header) == 112);
+static_assert(sizeof(Header) == 120);
 
 using Entry = KnowledgeBase::Mapped::Entry;
 constexpr uint64_t kCheckWholeBelow = 64u << 20;
 using IdSlot = KnowledgeBase::Mapped::IdSlot;
 using PatternEntry = KnowledgeBase::Mapped::PatternEntry;
 
-uint64_t HeaderChecksum(const Header& h, std::string_view meta, std::string_view entries, std::string_view ids,
-                        std::string_view pattern_entries) {
+uint64_t HeaderChecksum(const Header& h, std::string_view meta, std::string_view table_sums) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
   XXH3_64bits_update(st, &h, offsetof(Header, checksum));
   XXH3_64bits_update(st, meta.data(), meta.size());
-  XXH3_64bits_update(st, entries.data(), entries.size());
-  XXH3_64bits_update(st, ids.data(), ids.size());
-  XXH3_64bits_update(st, pattern_entries.data(), pattern_entries.size());
+  XXH3_64bits_update(st, table_sums.data(), table_sums.size());
   const uint64_t sum = XXH3_64bits_digest(st);
   XXH3_freeState(st);
   return sum;
@@ -248,7 +250,13 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
   out.Write(AsBytes(ids));
   h.pattern_entries_offset = out.size();
   out.Write(AsBytes(pattern_entries));
-  h.checksum = HeaderChecksum(h, meta.str(), AsBytes(entries), AsBytes(ids), AsBytes(pattern_entries));
+  std::string tables;
+  tables.reserve(out.size() - h.entries_offset);
+  (((tables += AsBytes(entries)) += AsBytes(ids)) += AsBytes(pattern_entries));
+  const std::string sums = util::BlockChecks::Sums(tables);
+  h.table_sums_offset = out.size();
+  out.Write(sums);
+  h.checksum = HeaderChecksum(h, meta.str(), sums);
   out.WriteAt(0, std::string_view(reinterpret_cast<const char*>(&h), sizeof h));
   if (!out.Commit(util::WriteFor::kReadInPlaces)) return false;
   // Only the newest snapshot of a knowledge base is ever read again.
@@ -274,34 +282,38 @@ std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key,
       !inside(h.pattern_entries_offset, h.count * sizeof(PatternEntry))) {
     return std::nullopt;
   }
-  // The tables are read through now (and the records too when small).
-  mapped->WillRead(h.entries_offset, h.count * sizeof(Entry));
-  mapped->WillRead(h.ids_offset, h.count * sizeof(IdSlot));
-  mapped->WillRead(h.pattern_entries_offset, h.count * sizeof(PatternEntry));
-  if (h.records_size <= kCheckWholeBelow) mapped->WillRead(h.records_offset, h.records_size + h.patterns_size);
+  // The tables lie back to back, their block sums after them.
+  const uint64_t tables_size = h.count * (sizeof(Entry) + sizeof(IdSlot) + sizeof(PatternEntry));
+  const uint64_t sums_size = util::BlockChecks::Blocks(tables_size) * sizeof(uint64_t);
+  if (h.ids_offset != h.entries_offset + h.count * sizeof(Entry) ||
+      h.pattern_entries_offset != h.ids_offset + h.count * sizeof(IdSlot) ||
+      h.table_sums_offset != h.entries_offset + tables_size || !inside(h.table_sums_offset, sums_size)) {
+    return std::nullopt;
+  }
   const std::string_view meta = bytes.substr(h.meta_offset, h.meta_size);
-  const std::string_view entries = bytes.substr(h.entries_offset, h.count * sizeof(Entry));
-  const std::string_view ids = bytes.substr(h.ids_offset, h.count * sizeof(IdSlot));
-  const std::string_view pattern_entries = bytes.substr(h.pattern_entries_offset, h.count * sizeof(PatternEntry));
-  if (HeaderChecksum(h, meta, entries, ids, pattern_entries) != h.checksum) return std::nullopt;
-  for (std::size_t i = 0; i < h.count; ++i) {
-    Entry e;
-    IdSlot s;
-    PatternEntry p;
-    std::memcpy(&e, entries.data() + i * sizeof e, sizeof e);
-    std::memcpy(&s, ids.data() + i * sizeof s, sizeof s);
-    std::memcpy(&p, pattern_entries.data() + i * sizeof p, sizeof p);
-    if (e.offset > h.records_size || e.size > h.records_size - e.offset || s.record >= h.count ||
-        p.offset > h.patterns_size || p.size > h.patterns_size - p.offset) {
-      return std::nullopt;
-    }
-    // A small snapshot is checked whole now: a damaged one is then simply
-    // rebuilt. A large one is checked a record at a time as records are
-    // touched, or opening it would read every page of it.
-    if (h.records_size <= kCheckWholeBelow &&
-        (XXH3_64bits(bytes.data() + h.records_offset + e.offset, e.size) != e.checksum ||
-         KnowledgeBase::PatternHash(bytes.substr(h.patterns_offset + p.offset, p.size)) != p.hash)) {
-      return std::nullopt;
+  const std::string_view tables = bytes.substr(h.entries_offset, tables_size);
+  if (HeaderChecksum(h, meta, bytes.substr(h.table_sums_offset, sums_size)) != h.checksum) return std::nullopt;
+  util::BlockChecks table_checks(tables, bytes.substr(h.table_sums_offset, sums_size), file);
+  // A small snapshot is checked whole now: a damaged one is then simply
+  // rebuilt. A large one has its tables checked a block at a time, and
+  // each record and regex when it is first read, or opening it would read
+  // every page of it.
+  if (h.records_size <= kCheckWholeBelow) {
+    mapped->WillRead(0, bytes.size());
+    if (!table_checks.CheckAll()) return std::nullopt;
+    for (std::size_t i = 0; i < h.count; ++i) {
+      Entry e;
+      IdSlot s;
+      PatternEntry p;
+      std::memcpy(&e, tables.data() + i * sizeof e, sizeof e);
+      std::memcpy(&s, bytes.data() + h.ids_offset + i * sizeof s, sizeof s);
+      std::memcpy(&p, bytes.data() + h.pattern_entries_offset + i * sizeof p, sizeof p);
+      if (e.offset > h.records_size || e.size > h.records_size - e.offset || s.record >= h.count ||
+          p.offset > h.patterns_size || p.size > h.patterns_size - p.offset ||
+          XXH3_64bits(bytes.data() + h.records_offset + e.offset, e.size) != e.checksum ||
+          KnowledgeBase::PatternHash(bytes.substr(h.patterns_offset + p.offset, p.size)) != p.hash) {
+        return std::nullopt;
+      }
     }
   }
   LoadReport rep;
@@ -309,12 +321,13 @@ std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key,
   KnowledgeBase::Mapped::Sections sections;
   sections.records = bytes.substr(h.records_offset, h.records_size);
   sections.patterns = bytes.substr(h.patterns_offset, h.patterns_size);
-  sections.entries = entries.data();
-  sections.ids = ids.data();
-  sections.pattern_entries = pattern_entries.data();
+  sections.entries = bytes.data() + h.entries_offset;
+  sections.ids = bytes.data() + h.ids_offset;
+  sections.pattern_entries = bytes.data() + h.pattern_entries_offset;
   sections.count = h.count;
   sections.content_key = h.content_key;
-  auto in_place = std::make_shared<const KnowledgeBase::Mapped>(std::move(mapped), file, sections);
+  auto in_place = std::make_shared<const KnowledgeBase::Mapped>(std::move(mapped), file, sections,
+                                                                std::move(table_checks));
   if (report) *report = std::move(rep);
   return KnowledgeBase::FromMapped(std::move(in_place));
 }

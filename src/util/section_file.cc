@@ -55,15 +55,11 @@ std::string SectionWriter::Finish(std::string_view magic, uint64_t key) const {
     entries.push_back({data.size(), s.size()});
     data += s;
   }
-  h.blocks = (data.size() + SectionFile::kBlockBytes - 1) / SectionFile::kBlockBytes;
+  h.blocks = BlockChecks::Blocks(data.size());
   const std::size_t data_start = RoundUp8(sizeof h + entries.size() * sizeof(SectionEntry) + h.blocks * 8);
   for (SectionEntry& e : entries) e.offset += data_start;
   std::string tables(reinterpret_cast<const char*>(entries.data()), entries.size() * sizeof(SectionEntry));
-  for (std::size_t b = 0; b < h.blocks; ++b) {
-    const std::size_t begin = b * SectionFile::kBlockBytes;
-    const uint64_t sum = XXH3_64bits(data.data() + begin, std::min(SectionFile::kBlockBytes, data.size() - begin));
-    tables.append(reinterpret_cast<const char*>(&sum), sizeof sum);
-  }
+  tables += BlockChecks::Sums(data);
   h.checksum = TablesChecksum(h, tables);
   std::string out(reinterpret_cast<const char*>(&h), sizeof h);
   out += tables;
@@ -81,7 +77,7 @@ std::unique_ptr<SectionFile> SectionFile::Open(const std::string& path, std::str
   if (!f->Parse(magic, key)) return nullptr;
   if (f->bytes_.size() <= check_whole_below) {
     f->mapped_->WillRead(0, f->bytes_.size());
-    if (!f->CheckAll()) return nullptr;
+    if (!f->checks_.CheckAll()) return nullptr;
   }
   return f;
 }
@@ -90,7 +86,7 @@ std::unique_ptr<SectionFile> SectionFile::FromBytes(std::string bytes, std::stri
   std::unique_ptr<SectionFile> f(new SectionFile());
   f->held_ = std::move(bytes);
   f->bytes_ = f->held_;
-  if (!f->Parse(magic, key) || !f->CheckAll()) return nullptr;
+  if (!f->Parse(magic, key) || !f->checks_.CheckAll()) return nullptr;
   return f;
 }
 
@@ -111,39 +107,51 @@ bool SectionFile::Parse(std::string_view magic, uint64_t key) {
   if (TablesChecksum(h, tables) != h.checksum) return false;
   const std::size_t data_start = RoundUp8(sizeof h + tables_size);
   if (data_start > size || h.blocks != (size - data_start + kBlockBytes - 1) / kBlockBytes) return false;
-  data_ = bytes_.data() + data_start;
-  block_sums_ = tables.substr(h.sections * sizeof(SectionEntry));
+  const std::string_view sums = tables.substr(h.sections * sizeof(SectionEntry));
   for (uint64_t i = 0; i < h.sections; ++i) {
     SectionEntry e;
     std::memcpy(&e, tables.data() + i * sizeof e, sizeof e);
     if (e.offset < data_start || e.offset % 8 != 0 || e.offset > size || e.size > size - e.offset) return false;
     sections_.push_back(bytes_.substr(e.offset, e.size));
   }
-  const std::size_t words = (h.blocks + 63) / 64;
-  checked_.reset(new std::atomic<uint64_t>[words]);
-  for (std::size_t w = 0; w < words; ++w) checked_[w].store(0, std::memory_order_relaxed);
+  checks_ = BlockChecks(bytes_.substr(data_start), sums, path_);
   return true;
 }
 
-bool SectionFile::CheckAll() {
-  for (std::size_t b = 0; b < block_sums_.size() / 8; ++b) {
+BlockChecks::BlockChecks(std::string_view data, std::string_view sums, std::string path)
+    : data_(data), sums_(sums), path_(std::move(path)) {
+  const std::size_t words = (sums_.size() / 8 + 63) / 64;
+  checked_.reset(new std::atomic<uint64_t>[words]);
+  for (std::size_t w = 0; w < words; ++w) checked_[w].store(0, std::memory_order_relaxed);
+}
+
+std::string BlockChecks::Sums(std::string_view data) {
+  std::string sums;
+  for (std::size_t begin = 0; begin < data.size(); begin += kBlockBytes) {
+    const uint64_t sum = XXH3_64bits(data.data() + begin, std::min(kBlockBytes, data.size() - begin));
+    sums.append(reinterpret_cast<const char*>(&sum), sizeof sum);
+  }
+  return sums;
+}
+
+bool BlockChecks::CheckAll() {
+  for (std::size_t b = 0; b < sums_.size() / 8; ++b) {
     if (!BlockOk(b)) return false;
   }
   all_checked_ = true;
   return true;
 }
 
-bool SectionFile::BlockOk(std::size_t b) const {
+bool BlockChecks::BlockOk(std::size_t b) const {
   const std::size_t begin = b * kBlockBytes;
-  const std::size_t data_size = bytes_.size() - static_cast<std::size_t>(data_ - bytes_.data());
   uint64_t want;
-  std::memcpy(&want, block_sums_.data() + b * 8, sizeof want);
-  if (XXH3_64bits(data_ + begin, std::min(kBlockBytes, data_size - begin)) != want) return false;
+  std::memcpy(&want, sums_.data() + b * 8, sizeof want);
+  if (XXH3_64bits(data_.data() + begin, std::min(kBlockBytes, data_.size() - begin)) != want) return false;
   checked_[b / 64].fetch_or(uint64_t{1} << (b % 64), std::memory_order_relaxed);
   return true;
 }
 
-void SectionFile::CheckBlock(std::size_t b) const {
+void BlockChecks::CheckBlock(std::size_t b) const {
   if (BlockOk(b)) return;
   ::unlink(path_.c_str());
   std::fprintf(stderr,

@@ -36,6 +36,41 @@ namespace kedb::util {
 class MappedFile;
 class SectionFile;
 
+// Bytes checked in 64 KB blocks against stored XXH3 sums, each block the
+// first time a read reaches it (or all at once). A block that fails stops
+// the process: the file it lies in is removed, and a message names it.
+class BlockChecks {
+ public:
+  static constexpr std::size_t kBlockBytes = 64 << 10;
+  BlockChecks() = default;
+  // `sums` holds one uint64_t per block of `data`; `path` names the file
+  // in the message ("" for bytes held in memory).
+  BlockChecks(std::string_view data, std::string_view sums, std::string path);
+  // The sums of `data`'s blocks, as stored.
+  static std::string Sums(std::string_view data);
+  static std::size_t Blocks(std::size_t bytes) { return (bytes + kBlockBytes - 1) / kBlockBytes; }
+
+  // Checks the blocks under [p, p + n) (inside the data) not checked yet.
+  void Check(const void* p, std::size_t n) const {
+    if (n == 0 || all_checked_) return;
+    const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(p) - data_.data());
+    for (std::size_t b = at / kBlockBytes; b <= (at + n - 1) / kBlockBytes; ++b) {
+      if (!(checked_[b / 64].load(std::memory_order_relaxed) & (uint64_t{1} << (b % 64)))) CheckBlock(b);
+    }
+  }
+  // Every block now; false (nothing marked) when one fails.
+  bool CheckAll();
+
+ private:
+  void CheckBlock(std::size_t b) const;  // stops the process when it fails
+  bool BlockOk(std::size_t b) const;
+
+  std::string_view data_, sums_;
+  std::string path_;
+  bool all_checked_ = false;
+  std::unique_ptr<std::atomic<uint64_t>[]> checked_;  // a bit per block
+};
+
 // Section i of a SectionFile as n values of T. Reading an element (or a
 // slice) checks the blocks under it the first time.
 template <typename T>
@@ -74,7 +109,7 @@ class SectionWriter {
 
 class SectionFile {
  public:
-  static constexpr std::size_t kBlockBytes = 64 << 10;
+  static constexpr std::size_t kBlockBytes = BlockChecks::kBlockBytes;
   static constexpr std::size_t kCheckWholeBelow = 16u << 20;
 
   // `path` mapped in place, or null when it is missing, short, of another
@@ -103,31 +138,18 @@ class SectionFile {
   }
 
   // Checks the blocks under [p, p + n) that were not checked yet.
-  void Check(const void* p, std::size_t n) const {
-    if (n == 0 || all_checked_) return;
-    const std::size_t first = Offset(p) / kBlockBytes, last = (Offset(p) + n - 1) / kBlockBytes;
-    for (std::size_t b = first; b <= last; ++b) {
-      if (!(checked_[b / 64].load(std::memory_order_relaxed) & (uint64_t{1} << (b % 64)))) CheckBlock(b);
-    }
-  }
+  void Check(const void* p, std::size_t n) const { checks_.Check(p, n); }
 
  private:
   SectionFile() = default;
   bool Parse(std::string_view magic, uint64_t key);
-  std::size_t Offset(const void* p) const { return static_cast<std::size_t>(static_cast<const char*>(p) - data_); }
-  void CheckBlock(std::size_t b) const;  // stops the process when it fails
-  bool BlockOk(std::size_t b) const;
-  bool CheckAll();  // every block, now
 
   std::string path_;  // "" when held in memory
   std::unique_ptr<MappedFile> mapped_;
   std::string held_;
   std::string_view bytes_;
-  const char* data_ = nullptr;  // where the checked blocks start
-  std::string_view block_sums_;
   std::vector<std::string_view> sections_;
-  bool all_checked_ = false;
-  std::unique_ptr<std::atomic<uint64_t>[]> checked_;  // a bit per block
+  BlockChecks checks_;  // of the data after the tables
 };
 
 template <typename T>
