@@ -7,22 +7,27 @@
 //
 // A snapshot is read in place: the file is mapped and a record is decoded
 // the first time it is touched (kb/mapped_records.h), so commands that
-// touch a few records cost about the same at any size. The header, the
-// load report and the record tables carry a checksum checked on every
-// open; records carry their own, checked on open for snapshots of up to
-// 64 MB of records and as each record is first decoded above that.
-//
+// touch a few records cost about the same at any size. The header and the
+// load report carry a checksum checked on every open; the tables carry one
+// per 64 KB block, and records and regexes one each. Snapshots of up to
+// 64 MB of records are checked whole on open (a damaged one is rebuilt);
+// above that each block, record and regex is checked when first read.
+// The file is written as it is encoded, never held whole in memory, and
+// leaves the page cache once written (util::WriteFor::kReadInPlaces).
+
 // A snapshot is keyed by the source's file list with each file's size and
 // modification time (nanoseconds), the load options and the snapshot
 // format. Any change to a file gives a new key; a snapshot with another
 // key, a bad checksum or a short read is ignored and the source is loaded
 // and validated again. Snapshots never change what a load returns.
 //
-// Layout (format 3), every offset from the start of the file: a fixed
+// Layout (format 6), every offset from the start of the file: a fixed
 // header (magic, key, record count, content key, section offsets,
-// checksum), the load report, every record's encoding back to back, then,
-// aligned to 8 bytes, a table of {offset, size, checksum} per record and a
-// table of {id hash, record} sorted by hash.
+// checksum), the load report, every record's encoding back to back, every
+// record's regex back to back, then, aligned to 8 bytes, a table of
+// {offset, size, checksum} per record, a table of {id hash, record} sorted
+// by hash, a table of {offset, hash, size} per regex, and the XXH3 of each
+// 64 KB block of those three tables.
 #pragma once
 
 #include <cstdint>
