@@ -212,6 +212,47 @@ TEST(Snapshot, PatternsAreReadInPlaceAndCheckedWhenFetched) {
   EXPECT_FALSE(fs::exists(file));
 }
 
+// A large snapshot is opened without reading its tables through: each
+// 64 KB block of them is checked when a read first reaches it, and one
+// changed under the process stops it, as a changed record does.
+TEST(Snapshot, ALargeSnapshotChecksItsTablesByBlockWhenRead) {
+  TempDir dir, cache;
+  std::string jsonl;
+  // 3,000 records make about 160 KB of tables: three blocks.
+  for (int i = 0; i < 3000; ++i) {
+    jsonl += fmt::format(R"({{"id": "t/r{}", "signature": "widget {} failed", "regex": "widget {} failed", "domain": "t"}})",
+                         i, i, i) + "\n";
+  }
+  const std::string path = (dir.path() / "kb.jsonl").string();
+  testing::WriteFile(path, jsonl);
+  LoadReport report;
+  auto kb = KnowledgeBase::Load(path, LoadOptions{}, &report);
+  ASSERT_TRUE(kb.ok());
+  const std::string file = SnapshotPath(cache.path().string(), path, 11);
+  ASSERT_TRUE(SaveSnapshot(file, 11, *kb, report));
+  // Damage the last bytes of the tables (the regex places) before opening:
+  // a small snapshot is refused on open...
+  const std::string bytes = testing::ReadFile(file);
+  const std::size_t sums = bytes.size() - 3 * sizeof(uint64_t);  // the block sums follow the tables
+  {
+    std::FILE* f = std::fopen(file.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, static_cast<long>(sums - 5), SEEK_SET);
+    std::fputc(bytes[sums - 5] ^ 0x21, f);
+    std::fclose(f);
+  }
+  EXPECT_FALSE(LoadSnapshot(file, 11, nullptr).has_value());
+  // ...while a large one opens, answers from the intact blocks, and stops
+  // at the damaged one.
+  auto large = LoadSnapshot(file, 11, nullptr, /*check_whole_below=*/0);
+  ASSERT_TRUE(large.has_value());
+  ASSERT_EQ(large->size(), 3000u);
+  EXPECT_EQ(large->record(5).signature, "widget 5 failed");
+  EXPECT_EQ(large->pattern(5), "widget 5 failed");
+  EXPECT_EXIT(large->pattern(2999), ::testing::ExitedWithCode(70), "cache file .* is damaged");
+  EXPECT_FALSE(fs::exists(file));
+}
+
 // An engine opened for reading records builds its indexes only when text
 // is first matched, and then answers as one built at open.
 TEST(Snapshot, DeferredIndexesAreBuiltOnFirstMatch) {

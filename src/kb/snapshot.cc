@@ -149,7 +149,6 @@ struct Header {
 static_assert(sizeof(Header) == 120);
 
 using Entry = KnowledgeBase::Mapped::Entry;
-constexpr uint64_t kCheckWholeBelow = 64u << 20;
 using IdSlot = KnowledgeBase::Mapped::IdSlot;
 using PatternEntry = KnowledgeBase::Mapped::PatternEntry;
 
@@ -265,7 +264,8 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
   return true;
 }
 
-std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key, LoadReport* report) {
+std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key, LoadReport* report,
+                                          uint64_t check_whole_below) {
   auto mapped = std::make_unique<util::MappedFile>(file, util::MappedFile::Access::kInPlaces);
   const std::string_view bytes = mapped->bytes();
   Header h;
@@ -298,7 +298,7 @@ std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key,
   // rebuilt. A large one has its tables checked a block at a time, and
   // each record and regex when it is first read, or opening it would read
   // every page of it.
-  if (h.records_size <= kCheckWholeBelow) {
+  if (h.records_size <= check_whole_below) {
     mapped->WillRead(0, bytes.size());
     if (!table_checks.CheckAll()) return std::nullopt;
     for (std::size_t i = 0; i < h.count; ++i) {

@@ -64,6 +64,10 @@ std::optional<std::pair<std::string, uint64_t>> LatestSnapshot(const std::string
 bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb, const LoadReport& report);
 
 // Reads a snapshot written under `key`; nullopt when absent, stale or damaged.
-std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key, LoadReport* report);
+// Snapshots with at most `check_whole_below` bytes of records are checked
+// whole on open; larger ones as they are read.
+constexpr uint64_t kSnapshotCheckWholeBelow = 64u << 20;
+std::optional<KnowledgeBase> LoadSnapshot(const std::string& file, uint64_t key, LoadReport* report,
+                                          uint64_t check_whole_below = kSnapshotCheckWholeBelow);
 
 }  // namespace kedb
