@@ -125,23 +125,38 @@ TEST(Snapshot, ChangedOrDamagedSourceIsReloaded) {
   EXPECT_FALSE(fs::exists(SnapshotPath(cache.path().string(), kb.path().string(), *key)));
 }
 
-// A record is decoded only when touched, at a stable address; records
-// whose bytes change under a running process are refused, not served: the
-// process names the file, removes it and stops.
-TEST(Snapshot, RecordsAreDecodedInPlaceAndCheckedWhenTouched) {
-  TempDir dir, cache;
+// A JSON Lines file in `dir` of `n` records "t/r<i>", with the signature
+// "widget <i> failed" and the regex `regex_form` (its "{}" is <i>),
+// loaded and saved as a snapshot in `cache` under `key`: the snapshot's
+// path ("" when it could not be saved). `loaded` receives the knowledge
+// base read from the file.
+std::string SaveNumberedRecords(const TempDir& dir, const TempDir& cache, int n, const char* regex_form, uint64_t key,
+                                KnowledgeBase* loaded = nullptr) {
   std::string jsonl;
-  for (int i = 0; i < 50; ++i) {
-    jsonl += fmt::format(R"({{"id": "t/r{}", "signature": "widget {} failed", "regex": "widget {} failed", "domain": "t"}})",
-                         i, i, i) + "\n";
+  for (int i = 0; i < n; ++i) {
+    const std::string regex = fmt::format(fmt::runtime(regex_form), i);
+    jsonl += fmt::format(R"({{"id": "t/r{}", "signature": "widget {} failed", "regex": "{}", "domain": "t"}})", i, i,
+                         regex) + "\n";
   }
   const std::string path = (dir.path() / "kb.jsonl").string();
   testing::WriteFile(path, jsonl);
   LoadReport report;
   auto kb = KnowledgeBase::Load(path, LoadOptions{}, &report);
-  ASSERT_TRUE(kb.ok());
-  const std::string file = SnapshotPath(cache.path().string(), path, 7);
-  ASSERT_TRUE(SaveSnapshot(file, 7, *kb, report));
+  EXPECT_TRUE(kb.ok());
+  if (!kb.ok()) return "";
+  const std::string file = SnapshotPath(cache.path().string(), path, key);
+  if (!SaveSnapshot(file, key, *kb, report)) return "";
+  if (loaded) *loaded = std::move(kb).value();
+  return file;
+}
+
+// A record is decoded only when touched, at a stable address; records
+// whose bytes change under a running process are refused, not served: the
+// process names the file, removes it and stops.
+TEST(Snapshot, RecordsAreDecodedInPlaceAndCheckedWhenTouched) {
+  TempDir dir, cache;
+  const std::string file = SaveNumberedRecords(dir, cache, 50, "widget {} failed", 7);
+  ASSERT_FALSE(file.empty());
   auto mapped = LoadSnapshot(file, 7, nullptr);
   ASSERT_TRUE(mapped.has_value());
   const Record* r7 = mapped->Find("t/r7");
@@ -172,28 +187,19 @@ TEST(Snapshot, RecordsAreDecodedInPlaceAndCheckedWhenTouched) {
 // running process stops it, and the file is removed.
 TEST(Snapshot, PatternsAreReadInPlaceAndCheckedWhenFetched) {
   TempDir dir, cache;
-  std::string jsonl;
-  for (int i = 0; i < 50; ++i) {
-    jsonl += fmt::format(R"({{"id": "t/r{}", "signature": "widget {} failed", "regex": "gadget {} broke", "domain": "t"}})",
-                         i, i, i) + "\n";
-  }
-  const std::string path = (dir.path() / "kb.jsonl").string();
-  testing::WriteFile(path, jsonl);
-  LoadReport report;
-  auto kb = KnowledgeBase::Load(path, LoadOptions{}, &report);
-  ASSERT_TRUE(kb.ok());
-  const std::string file = SnapshotPath(cache.path().string(), path, 9);
-  ASSERT_TRUE(SaveSnapshot(file, 9, *kb, report));
+  KnowledgeBase kb;
+  const std::string file = SaveNumberedRecords(dir, cache, 50, "gadget {} broke", 9, &kb);
+  ASSERT_FALSE(file.empty());
   auto mapped = LoadSnapshot(file, 9, nullptr);
   ASSERT_TRUE(mapped.has_value());
   EXPECT_EQ(mapped->pattern(40), "gadget 40 broke");
   // A record edited without touching its regex keeps its pattern hash (so
   // no pattern database is compiled again); a changed regex does not.
-  auto edited = kb->records();
+  auto edited = kb.records();
   std::vector<Record> copy(edited.begin(), edited.end());
   copy[3].root_cause = "a cause written later";
   EXPECT_EQ(KnowledgeBase::FromRecords(copy).pattern_hash(3), mapped->pattern_hash(3));
-  EXPECT_NE(KnowledgeBase::FromRecords(copy).content_key(), kb->content_key());
+  EXPECT_NE(KnowledgeBase::FromRecords(copy).content_key(), kb.content_key());
   copy[3].regex = "gadget 3 broke badly";
   EXPECT_NE(KnowledgeBase::FromRecords(copy).pattern_hash(3), mapped->pattern_hash(3));
 
@@ -217,19 +223,9 @@ TEST(Snapshot, PatternsAreReadInPlaceAndCheckedWhenFetched) {
 // changed under the process stops it, as a changed record does.
 TEST(Snapshot, ALargeSnapshotChecksItsTablesByBlockWhenRead) {
   TempDir dir, cache;
-  std::string jsonl;
   // 3,000 records make about 160 KB of tables: three blocks.
-  for (int i = 0; i < 3000; ++i) {
-    jsonl += fmt::format(R"({{"id": "t/r{}", "signature": "widget {} failed", "regex": "widget {} failed", "domain": "t"}})",
-                         i, i, i) + "\n";
-  }
-  const std::string path = (dir.path() / "kb.jsonl").string();
-  testing::WriteFile(path, jsonl);
-  LoadReport report;
-  auto kb = KnowledgeBase::Load(path, LoadOptions{}, &report);
-  ASSERT_TRUE(kb.ok());
-  const std::string file = SnapshotPath(cache.path().string(), path, 11);
-  ASSERT_TRUE(SaveSnapshot(file, 11, *kb, report));
+  const std::string file = SaveNumberedRecords(dir, cache, 3000, "widget {} failed", 11);
+  ASSERT_FALSE(file.empty());
   // Damage the last bytes of the tables (the regex places) before opening:
   // a small snapshot is refused on open...
   const std::string bytes = testing::ReadFile(file);

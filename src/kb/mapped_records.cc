@@ -17,13 +17,12 @@ KnowledgeBase::Mapped::Mapped(std::unique_ptr<util::MappedFile> file, std::strin
       path_(std::move(path)),
       sections_(sections),
       table_checks_(std::move(table_checks)),
-      count_(sections.count),
       decoded_(new std::atomic<const Record*>[sections.count]) {
-  for (std::size_t i = 0; i < count_; ++i) decoded_[i].store(nullptr, std::memory_order_relaxed);
+  for (std::size_t i = 0; i < sections_.count; ++i) decoded_[i].store(nullptr, std::memory_order_relaxed);
 }
 
 KnowledgeBase::Mapped::~Mapped() {
-  for (std::size_t i = 0; i < count_; ++i) delete decoded_[i].load(std::memory_order_relaxed);
+  for (std::size_t i = 0; i < sections_.count; ++i) delete decoded_[i].load(std::memory_order_relaxed);
 }
 
 uint64_t KnowledgeBase::Mapped::IdHash(std::string_view id) { return XXH3_64bits(id.data(), id.size()); }
@@ -52,12 +51,7 @@ KnowledgeBase::Mapped::IdSlot KnowledgeBase::Mapped::IdAt(std::size_t i) const {
 }
 
 void KnowledgeBase::Mapped::Damaged(std::size_t i, const char* what) const {
-  ::unlink(path_.c_str());
-  std::fprintf(stderr,
-               "kedb: the knowledge-base snapshot %s is damaged (%s %zu changed after it was opened); it has "
-               "been removed and is built again from the source on the next run\n",
-               path_.c_str(), what, i);
-  std::exit(70);  // EX_SOFTWARE
+  util::StopOnDamagedCache("knowledge-base snapshot", path_, std::string(what) + " " + std::to_string(i));
 }
 
 Record KnowledgeBase::Mapped::Decode(std::size_t i) const {
@@ -95,7 +89,7 @@ std::string_view KnowledgeBase::Mapped::Pattern(std::size_t i) const {
 
 std::optional<std::size_t> KnowledgeBase::Mapped::Find(std::string_view id) const {
   const uint64_t hash = IdHash(id);
-  std::size_t lo = 0, hi = count_;
+  std::size_t lo = 0, hi = sections_.count;
   while (lo < hi) {
     const std::size_t mid = lo + (hi - lo) / 2;
     if (IdAt(mid).hash < hash) {
@@ -104,10 +98,10 @@ std::optional<std::size_t> KnowledgeBase::Mapped::Find(std::string_view id) cons
       hi = mid;
     }
   }
-  for (; lo < count_; ++lo) {
+  for (; lo < sections_.count; ++lo) {
     const IdSlot slot = IdAt(lo);
     if (slot.hash != hash) break;
-    if (slot.record >= count_) Damaged(slot.record, "the id table entry of record");
+    if (slot.record >= sections_.count) Damaged(slot.record, "the id table entry of record");
     if (Get(slot.record).id == id) return slot.record;
   }
   return std::nullopt;

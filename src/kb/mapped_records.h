@@ -74,7 +74,7 @@ class KnowledgeBase::Mapped {
   Mapped(const Mapped&) = delete;
   Mapped& operator=(const Mapped&) = delete;
 
-  std::size_t size() const { return count_; }
+  std::size_t size() const { return sections_.count; }
   uint64_t content_key() const { return sections_.content_key; }
 
   // Record `i`, decoded on first use. A record whose bytes fail their
@@ -106,7 +106,6 @@ class KnowledgeBase::Mapped {
   std::string path_;
   Sections sections_;
   util::BlockChecks table_checks_;
-  std::size_t count_;
   std::unique_ptr<std::atomic<const Record*>[]> decoded_;
 };
 

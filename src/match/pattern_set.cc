@@ -1,14 +1,11 @@
 #include "match/pattern_set.h"
 
-#include <hs/hs.h>
-#include <xxhash.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <future>
-#include <map>
 #include <mutex>
 #include <span>
 

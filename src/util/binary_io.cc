@@ -8,6 +8,8 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -25,24 +27,9 @@ bool Unseal(std::string_view* bytes) {
 }
 
 bool WriteFileAtomically(const std::string& path, std::string_view bytes, WriteFor use) {
-  std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!f) {
-      fs::remove(tmp, ec);
-      return false;
-    }
-  }
-  if (use == WriteFor::kReadInPlaces) DropFromPageCache(tmp);
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return false;
-  }
-  return true;
+  AtomicFileWriter out(path);
+  out.Write(bytes);
+  return out.Commit(use);
 }
 
 AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
@@ -74,9 +61,28 @@ void AtomicFileWriter::Flush() {
 
 void AtomicFileWriter::Write(std::string_view bytes) {
   if (!ok_) return;
-  buffer_ += bytes;
   size_ += bytes.size();
-  if (buffer_.size() >= (4u << 20)) Flush();
+  constexpr std::size_t kGather = 4u << 20;
+  if (bytes.size() >= kGather) {  // written as it is, not copied first
+    Flush();
+    for (std::size_t done = 0; ok_ && done < bytes.size();) {
+      const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+      ok_ = n > 0;
+      done += ok_ ? static_cast<std::size_t>(n) : 0;
+    }
+    return;
+  }
+  buffer_ += bytes;
+  if (buffer_.size() >= kGather) Flush();
+}
+
+void StopOnDamagedCache(const std::string& kind, const std::string& path, const std::string& what) {
+  ::unlink(path.c_str());
+  std::fprintf(stderr,
+               "kedb: the %s %s is damaged (%s changed after it was opened); it has been removed and is built "
+               "again on the next run\n",
+               kind.c_str(), path.c_str(), what.c_str());
+  std::exit(70);  // EX_SOFTWARE
 }
 
 void AtomicFileWriter::PadTo8() { Write(std::string((8 - size_ % 8) % 8, '\0')); }
@@ -107,14 +113,6 @@ bool AtomicFileWriter::Commit(WriteFor use) {
   return true;
 }
 
-void DropFromPageCache(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  // Written pages must reach the disk before the kernel lets them go.
-  ::fdatasync(fd);
-  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-  ::close(fd);
-}
 
 void PruneCacheFiles(const std::string& dir, const std::string& prefix, std::size_t keep) {
   std::error_code ec;
@@ -127,17 +125,6 @@ void PruneCacheFiles(const std::string& dir, const std::string& prefix, std::siz
   if (files.size() <= keep) return;
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (std::size_t i = keep; i < files.size(); ++i) fs::remove(files[i].second, ec);
-}
-
-bool ReadWholeFile(const std::string& path, std::string* out) {
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) return false;
-  std::streamoff size = f.tellg();
-  if (size < 0) return false;
-  out->resize(static_cast<std::size_t>(size));
-  f.seekg(0);
-  f.read(out->data(), size);
-  return f.gcount() == size;
 }
 
 MappedFile::MappedFile(const std::string& path, Access access) {

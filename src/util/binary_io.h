@@ -119,15 +119,16 @@ class AtomicFileWriter {
   void Flush();
 };
 
-// Flushes `path` and drops its pages from the page cache (see above).
-void DropFromPageCache(const std::string& path);
 // Keeps at most `keep` files named `prefix`* in `dir` (the newest by
 // modification time) and deletes the rest: caches must not grow without
 // bound as a knowledge base is edited.
 void PruneCacheFiles(const std::string& dir, const std::string& prefix, std::size_t keep);
 
-// The whole file, or false.
-bool ReadWholeFile(const std::string& path, std::string* out);
+// The process stops here when a cache file it has opened turns out to be
+// damaged: `path` is removed (the next run builds it again) and a message
+// names it, its `kind` ("cache file") and `what` changed ("block 3").
+// Nothing read from such a file can be trusted, so no answer is given.
+[[noreturn]] void StopOnDamagedCache(const std::string& kind, const std::string& path, const std::string& what);
 
 // A read-only memory map of a whole file: no copy, and pages come from the
 // page cache instead of fresh heap memory. Empty when the file cannot be

@@ -152,13 +152,7 @@ bool BlockChecks::BlockOk(std::size_t b) const {
 }
 
 void BlockChecks::CheckBlock(std::size_t b) const {
-  if (BlockOk(b)) return;
-  ::unlink(path_.c_str());
-  std::fprintf(stderr,
-               "kedb: the cache file %s is damaged (block %zu changed after it was opened); it has been removed "
-               "and is built again on the next run\n",
-               path_.c_str(), b);
-  std::exit(70);  // EX_SOFTWARE
+  if (!BlockOk(b)) StopOnDamagedCache("cache file", path_, "block " + std::to_string(b));
 }
 
 void StringTable::Write(const std::vector<std::string_view>& by_id, SectionWriter* w) {
