@@ -153,6 +153,38 @@ std::string SaveNumberedRecords(const TempDir& dir, const TempDir& cache, int n,
 // A record is decoded only when touched, at a stable address; records
 // whose bytes change under a running process are refused, not served: the
 // process names the file, removes it and stops.
+// A knowledge base of a million records takes minutes to compile: naming
+// it another way ("./kb", "kb/../kb", a symbolic link) must not compile
+// it again beside the first snapshot.
+TEST(Snapshot, AnotherSpellingOfThePathKeepsTheSnapshot) {
+  TempDir kb, cache, links;
+  fs::create_directories(kb.path() / "t");
+  testing::WriteFile(kb.path() / "t" / "a.json",
+                     R"({"id": "t/a", "signature": "widget exploded", "regex": "widget exploded", "domain": "t"})");
+  fs::last_write_time(kb.path() / "t" / "a.json", fs::file_time_type::clock::now() - std::chrono::seconds(120));
+  const std::string plain = kb.path().string();
+  const std::string dotted = (kb.path() / "t" / ".." / ".").string();
+  fs::create_directory_symlink(kb.path(), links.path() / "kb-link");
+  const std::string linked = (links.path() / "kb-link").string();
+  const auto key = SnapshotKey(plain, LoadOptions{});
+  ASSERT_TRUE(key.has_value());
+  for (const std::string& other : {dotted, linked}) {
+    EXPECT_EQ(SnapshotKey(other, LoadOptions{}), key) << other;
+    EXPECT_EQ(SnapshotPath(cache.path().string(), other, *key), SnapshotPath(cache.path().string(), plain, *key))
+        << other;
+  }
+  // Opened three ways, one snapshot is written and then read.
+  OpenOptions options{.cache_dir = cache.path().string()};
+  for (const std::string& where : {plain, dotted, linked}) {
+    auto engine = Engine::Open(where, options);
+    ASSERT_TRUE(engine.ok()) << engine.status().message();
+    EXPECT_FALSE((*engine)->Match("the widget exploded", {}).matches.empty());
+  }
+  int snapshots = 0;
+  for (const auto& e : fs::directory_iterator(cache.path())) snapshots += e.path().filename().string().starts_with("kb-");
+  EXPECT_EQ(snapshots, 1);
+}
+
 TEST(Snapshot, RecordsAreDecodedInPlaceAndCheckedWhenTouched) {
   TempDir dir, cache;
   const std::string file = SaveNumberedRecords(dir, cache, 50, "widget {} failed", 7);

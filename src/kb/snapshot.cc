@@ -47,9 +47,19 @@ void HashStat(const std::string& file, const struct stat& s, XXH3_state_t* st) {
   XXH3_64bits_update(st, fields, sizeof fields);
 }
 
+// `path` made absolute, without "." or ".." and with symbolic links
+// resolved: the same knowledge base named from another folder, or through
+// a link, keeps its snapshot instead of compiling a second one.
+std::string SameWherever(const std::string& path) {
+  std::error_code ec;
+  fs::path canonical = fs::weakly_canonical(path, ec);
+  return ec ? path : canonical.string();
+}
+
 }  // namespace
 
-std::optional<uint64_t> SnapshotKey(const std::string& path, const LoadOptions& options) {
+std::optional<uint64_t> SnapshotKey(const std::string& given_path, const LoadOptions& options) {
+  const std::string path = SameWherever(given_path);
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
   std::string header = fmt::format("{}|{}|{}|{}|{}|{}|{}|", kSnapshotFormat, path, options.strict,
@@ -97,7 +107,8 @@ bool SourceSettled(const std::string& path) {
 }
 
 namespace {
-std::string SnapshotPrefix(const std::string& path) {
+std::string SnapshotPrefix(const std::string& given_path) {
+  const std::string path = SameWherever(given_path);
   return fmt::format("kb-{:08x}-", static_cast<uint32_t>(XXH3_64bits(path.data(), path.size())));
 }
 }  // namespace

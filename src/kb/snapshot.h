@@ -40,7 +40,8 @@
 namespace kedb {
 
 // The key of the knowledge base at `path` loaded with `options`; nullopt
-// when the source cannot be listed (then no snapshot is used).
+// when the source cannot be listed (then no snapshot is used). Paths that
+// name the same place ("kb", "./kb", "/abs/kb", a link to it) share a key.
 std::optional<uint64_t> SnapshotKey(const std::string& path, const LoadOptions& options);
 
 // Whether every source file was last modified more than a few seconds ago.
@@ -50,7 +51,7 @@ std::optional<uint64_t> SnapshotKey(const std::string& path, const LoadOptions& 
 bool SourceSettled(const std::string& path);
 
 // The snapshot file for the knowledge base at `path` with `key` in
-// `cache_dir`: "kb-<hash of path>-<key>.bin".
+// `cache_dir`: "kb-<hash of path>-<key>.bin", the path made canonical.
 std::string SnapshotPath(const std::string& cache_dir, const std::string& path, uint64_t key);
 
 // The snapshot kept for the knowledge base at `path` in `cache_dir`,
