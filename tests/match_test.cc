@@ -274,8 +274,11 @@ TEST(PatternCache, ShardsFindWhatOneDatabaseFindsAndAnEditCompilesFewOfThem) {
   ASSERT_TRUE(whole.ok());
   auto source = [&](const std::vector<std::string>& list) {
     auto held = std::make_shared<std::vector<std::string>>(list);
+    std::string all;
+    for (const std::string& p : list) all += p + "\n";
     return match::PatternSource{held->size(), [held](uint32_t p) { return std::string_view((*held)[p]); },
-                                [held](uint32_t p) { return KnowledgeBase::PatternHash((*held)[p]); }};
+                                [held](uint32_t p) { return KnowledgeBase::PatternHash((*held)[p]); },
+                                KnowledgeBase::PatternHash(all)};
   };
   auto sharded = match::PatternSet::Build(source(patterns), cache.path().string(), 64);
   ASSERT_TRUE(sharded.ok());
@@ -292,13 +295,20 @@ TEST(PatternCache, ShardsFindWhatOneDatabaseFindsAndAnEditCompilesFewOfThem) {
     EXPECT_EQ(a[i].pattern, b[i].pattern);
     EXPECT_EQ(a[i].span, b[i].span);
   }
-  // Nothing changed: nothing compiled.
+  EXPECT_FALSE((*sharded)->stats().plan_from_cache);
+  // Nothing changed: nothing compiled, and which shard holds which
+  // pattern is read back, not worked out from every pattern again.
   auto again = match::PatternSet::Build(source(patterns), cache.path().string(), 64);
   EXPECT_EQ((*again)->stats().shards_compiled, 0u);
   EXPECT_TRUE((*again)->stats().from_cache);
+  EXPECT_TRUE((*again)->stats().plan_from_cache);
+  std::vector<match::LineHit> from_plan;
+  (*again)->Scan(text, starts, &from_plan);
+  EXPECT_EQ(from_plan.size(), a.size());
   // One regex edited: the shard it leaves and the one it joins, at most.
   patterns[140] = "widget140 (stalled|froze|hung) after \\d+ s";
   auto edited = match::PatternSet::Build(source(patterns), cache.path().string(), 64);
+  EXPECT_FALSE((*edited)->stats().plan_from_cache);
   EXPECT_GE((*edited)->stats().shards_compiled, 1u);
   EXPECT_LE((*edited)->stats().shards_compiled, 2u);
   std::vector<match::LineHit> c;

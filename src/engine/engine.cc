@@ -73,7 +73,7 @@ Status Engine::Impl::Build() const {
     // database read from the cache compiles (and so fetches) only those a
     // scan finds candidates for.
     match::PatternSource patterns{kb_.size(), [this](uint32_t p) { return kb_.pattern(p); },
-                                  [this](uint32_t p) { return kb_.pattern_hash(p); }};
+                                  [this](uint32_t p) { return kb_.pattern_hash(p); }, kb_.content_key()};
     // The signature index needs only the records: it is read from the cache
     // (or built) on the other core while the pattern database loads.
     auto signatures = std::async(std::launch::async, [this] { return match::SignatureIndex::Open(kb_, cache_dir_); });

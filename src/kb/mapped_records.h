@@ -9,7 +9,7 @@
 // (kb/record_codec.h) back to back, every regex, a table of where each
 // record is with its checksum, one of where each regex is with its hash,
 // and a table of id hashes sorted for binary search. Opening checks the
-// header; the tables are checked in 64 KB blocks as they are read, and a
+// header; the tables are checked in 4 KB blocks as they are read, and a
 // record's or regex's own bytes when it is first read.
 //
 // Thread-safe: two threads touching the same record at once may both

@@ -29,9 +29,10 @@ namespace {
 // here) change.
 // The format is in the magic: 3 maps records in place (kb/mapped_records.h),
 // 5 keeps every record's regex apart as well, with its hash; 6 checks the
-// tables in blocks as they are read (util::BlockChecks).
-constexpr uint64_t kSnapshotFormat = 6 * 100 + kRecordCodecVersion;
-constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '6'};
+// tables in blocks as they are read (util::BlockChecks); 7 in blocks of
+// 4 KB instead of 64.
+constexpr uint64_t kSnapshotFormat = 7 * 100 + kRecordCodecVersion;
+constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '7'};
 
 using util::BinaryReader;
 using util::BinaryWriter;
@@ -153,7 +154,7 @@ struct Header {
   uint64_t patterns_offset, patterns_size;  // every record's regex
   uint64_t pattern_entries_offset;          // count x Mapped::PatternEntry
   // The three tables lie back to back from entries_offset; the XXH3 of
-  // each 64 KB block of them follows them, from here.
+  // each 4 KB block of them follows them, from here.
   uint64_t table_sums_offset;
   uint64_t checksum;        // XXH3 of the header before this field, the meta and the block sums
 };

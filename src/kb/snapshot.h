@@ -9,7 +9,7 @@
 // the first time it is touched (kb/mapped_records.h), so commands that
 // touch a few records cost about the same at any size. The header and the
 // load report carry a checksum checked on every open; the tables carry one
-// per 64 KB block, and records and regexes one each. Snapshots of up to
+// per 4 KB block, and records and regexes one each. Snapshots of up to
 // 64 MB of records are checked whole on open (a damaged one is rebuilt);
 // above that each block, record and regex is checked when first read.
 // The file is written as it is encoded, never held whole in memory, and
@@ -27,7 +27,7 @@
 // record's regex back to back, then, aligned to 8 bytes, a table of
 // {offset, size, checksum} per record, a table of {id hash, record} sorted
 // by hash, a table of {offset, hash, size} per regex, and the XXH3 of each
-// 64 KB block of those three tables.
+// 4 KB block of those three tables.
 #pragma once
 
 #include <cstdint>

@@ -112,6 +112,103 @@ LiteralCheck::LiteralCheck(const regex::PatternInfo& info, LiteralIds* ids) {
   }
 }
 
+namespace {
+
+constexpr std::size_t kMaxEncoded = 255;
+
+void EncodeCount(std::size_t n, std::string* out) { out->push_back(static_cast<char>(std::min(n, kMaxEncoded))); }
+
+// Reads what EncodeCount and the literal bytes wrote; every read fails once
+// the input runs short.
+class CheckReader {
+ public:
+  explicit CheckReader(std::string_view b) : b_(b) {}
+  bool Count(std::size_t* n) {
+    if (b_.empty()) return false;
+    *n = static_cast<unsigned char>(b_[0]);
+    b_.remove_prefix(1);
+    return true;
+  }
+  bool Text(std::string_view* s) {
+    std::size_t n;
+    if (!Count(&n) || n == 0 || b_.size() < n) return false;
+    *s = b_.substr(0, n);
+    b_.remove_prefix(n);
+    return true;
+  }
+  bool done() const { return b_.empty(); }
+
+ private:
+  std::string_view b_;
+};
+
+}  // namespace
+
+void LiteralCheck::EncodeBranch(const Branch& branch, std::string* out) {
+  EncodeCount(branch.size(), out);
+  for (const Set& set : branch) {
+    EncodeCount(set.size(), out);
+    for (const Literal& l : set) {
+      const std::size_t n = std::min(l.text.size(), kMaxEncoded);
+      EncodeCount(n, out);
+      out->append(l.text, 0, n);
+    }
+  }
+}
+
+std::string LiteralCheck::Encode() const {
+  if (empty()) return {};
+  std::string out;
+  EncodeBranch(all_, &out);
+  // A choice left out only weakens the check; a branch cannot be left
+  // out of a choice, so a choice of too many branches goes whole.
+  std::vector<const std::vector<Branch>*> kept;
+  for (const auto& choice : choices_) {
+    if (choice.size() <= kMaxEncoded && kept.size() < kMaxEncoded) kept.push_back(&choice);
+  }
+  EncodeCount(kept.size(), &out);
+  for (const auto* choice : kept) {
+    EncodeCount(choice->size(), &out);
+    for (const Branch& b : *choice) EncodeBranch(b, &out);
+  }
+  return out;
+}
+
+LiteralCheck LiteralCheck::Decode(std::string_view bytes, LiteralIds* ids) {
+  if (bytes.empty()) return {};
+  CheckReader r(bytes);
+  auto read_branch = [&](Branch* branch) {
+    std::size_t sets;
+    if (!r.Count(&sets)) return false;
+    for (std::size_t s = 0; s < sets; ++s) {
+      std::size_t lits;
+      if (!r.Count(&lits) || lits == 0) return false;
+      Set set;
+      for (std::size_t l = 0; l < lits; ++l) {
+        std::string_view text;
+        if (!r.Text(&text)) return false;
+        set.push_back({ids->Intern(std::string(text)), std::string(text)});
+      }
+      branch->push_back(std::move(set));
+    }
+    return true;
+  };
+  LiteralCheck check;
+  std::size_t choices;
+  if (!read_branch(&check.all_) || !r.Count(&choices)) return {};
+  for (std::size_t c = 0; c < choices; ++c) {
+    std::size_t branches;
+    if (!r.Count(&branches) || branches == 0) return {};
+    std::vector<Branch> choice(branches);
+    for (Branch& b : choice) {
+      if (!read_branch(&b) || b.empty()) return {};
+    }
+    check.choices_.push_back(std::move(choice));
+  }
+  if (!r.done()) return {};
+  return check;
+}
+
 bool LiteralCheck::Holds(const Set& set, LineLiterals* line) {
   return std::any_of(set.begin(), set.end(), [&](const Literal& l) { return line->Has(l.id, l.text); });
 }

@@ -79,6 +79,16 @@ class LiteralCheck {
   // Whether the check can ever say no.
   bool empty() const { return all_.empty() && choices_.empty(); }
 
+  // The check in a few bytes, kept in the pattern cache so that a
+  // candidate is checked without parsing its regex; "" when empty. Counts
+  // and lengths take a byte each: a literal is cut to 255 bytes (a line
+  // holding a literal holds its start) and choices past 255 are left out,
+  // which weakens the check and never makes it wrong.
+  std::string Encode() const;
+  // Decode(Encode()), literals numbered in `ids`; an empty check when
+  // `bytes` do not parse, which only weakens it.
+  static LiteralCheck Decode(std::string_view bytes, LiteralIds* ids);
+
  private:
   struct Literal {
     uint32_t id;
@@ -88,6 +98,7 @@ class LiteralCheck {
   using Branch = std::vector<Set>;   // every set satisfied
   static bool Holds(const Set& set, LineLiterals* line);
   static bool Holds(const Branch& branch, LineLiterals* line);
+  static void EncodeBranch(const Branch& branch, std::string* out);
 
   Branch all_;                                // every set, always
   std::vector<std::vector<Branch>> choices_;  // for each, some branch

@@ -64,21 +64,10 @@ Result<std::unique_ptr<PatternSet>> PatternSet::Build(PatternSource source, cons
   std::unique_ptr<PatternSet> set(new PatternSet());
   set->source_ = std::move(source);
   const std::size_t n = set->source_.count;
-  set->compiled_.reset(new std::atomic<Compiled*>[n]);
-  for (std::size_t p = 0; p < n; ++p) set->compiled_[p].store(nullptr, std::memory_order_relaxed);
-  // Each pattern goes to the shard its hash names: an edit moves one
-  // pattern between at most two shards, and adding or removing records
-  // changes only the shards of their patterns.
-  // (Large, since a scan passes over the text once per shard.)
-  shard_patterns = std::max<std::size_t>(shard_patterns, 1);
-  const std::size_t shards = std::max<std::size_t>(1, (n + shard_patterns - 1) / shard_patterns);
-  std::vector<std::vector<uint32_t>> members(shards);
-  std::vector<std::vector<uint64_t>> hashes(shards);
-  for (uint32_t p = 0; p < n; ++p) {
-    const uint64_t h = set->source_.hash(p);
-    members[h % shards].push_back(p);
-    hashes[h % shards].push_back(h);
-  }
+  set->slot_pages_.reset(new std::atomic<SlotPage*>[(n >> kSlotPageBits) + 1]());
+  set->plan_ = ShardPlan::Open(set->source_, shard_patterns, cache_dir);
+  if (!set->plan_) return Status::Internal("pattern set: the shard plan just made does not read back");
+  const std::size_t shards = set->plan_->shards();
   set->shards_.resize(shards);
   std::atomic<std::size_t> next{0}, compiled{0};
   std::mutex failed_mutex;
@@ -87,11 +76,17 @@ Result<std::unique_ptr<PatternSet>> PatternSet::Build(PatternSource source, cons
   // inside.
   auto work = [&](int threads) {
     for (std::size_t k = next++; k < shards; k = next++) {
-      const uint64_t key = PatternShard::Key(hashes[k]);
+      const uint64_t key = set->plan_->key(k);
+      const util::Array<uint32_t> members = set->plan_->members(k);
       std::string path;
       if (!cache_dir.empty()) path = (fs::path(cache_dir) / fmt::format("patterns-{:016x}.bin", key)).string();
-      if (!path.empty() && set->shards_[k].Load(path, key, members[k])) continue;
-      auto built = PatternShard::Build(members[k], set->source_.pattern, threads);
+      if (!path.empty()) {
+        if (auto loaded = PatternShard::Load(path, key, members)) {
+          set->shards_[k] = std::move(*loaded);
+          continue;
+        }
+      }
+      auto built = PatternShard::Build(members, set->source_.pattern, key, threads);
       if (!built.ok()) {
         std::lock_guard lock(failed_mutex);
         failed = built.status();
@@ -100,7 +95,7 @@ Result<std::unique_ptr<PatternSet>> PatternSet::Build(PatternSource source, cons
       set->shards_[k] = std::move(built).value();
       ++compiled;
       // An unwritable cache only costs time.
-      if (!path.empty()) set->shards_[k].Save(path, key, members[k]);
+      if (!path.empty()) set->shards_[k].Save(path);
     }
   };
   if (shards == 1) {
@@ -112,6 +107,7 @@ Result<std::unique_ptr<PatternSet>> PatternSet::Build(PatternSource source, cons
   }
   if (!failed.ok()) return failed;
   if (compiled > 0 && !cache_dir.empty()) util::PruneCacheFiles(cache_dir, "patterns-", shards + kCachedShards);
+  set->stats_.plan_from_cache = set->plan_->from_cache();
   set->CountStats(compiled);
   set->stats_.build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -124,13 +120,19 @@ void PatternSet::CountStats(std::size_t compiled) {
   stats_.shards_compiled = compiled;
   stats_.from_cache = compiled == 0;
   for (const PatternShard& s : shards_) {
-    stats_.prefiltered += s.counts.prefiltered;
-    stats_.fallback += s.counts.fallback;
-    stats_.every_line += s.every_line.size();
-    stats_.invalid += s.counts.invalid;
-    stats_.literals += s.counts.literals;
-    stats_.broad_literals += s.counts.broad_literals;
+    stats_.prefiltered += s.counts().prefiltered;
+    stats_.fallback += s.counts().fallback;
+    stats_.every_line += s.every_line().size();
+    stats_.invalid += s.counts().invalid;
+    stats_.literals += s.counts().literals;
+    stats_.broad_literals += s.counts().broad_literals;
   }
+}
+
+bool PatternSet::has_broad() const {
+  return std::any_of(shards_.begin(), shards_.end(), [](const PatternShard& s) {
+    return s.has_literals(PatternShard::Literals::kBroad) || s.has_fallback() || !s.every_line().empty();
+  });
 }
 
 Result<std::unique_ptr<PatternSet>> PatternSet::Build(std::vector<std::string> python_patterns,
@@ -142,30 +144,52 @@ Result<std::unique_ptr<PatternSet>> PatternSet::Build(std::vector<std::string> p
 }
 
 PatternSet::~PatternSet() {
-  for (std::size_t p = 0; p < source_.count; ++p) delete compiled_[p].load(std::memory_order_relaxed);
+  for (std::size_t page = 0; page <= (source_.count >> kSlotPageBits); ++page) {
+    SlotPage* slots = slot_pages_[page].load(std::memory_order_relaxed);
+    if (!slots) continue;
+    for (auto& slot : slots->slots) delete slot.load(std::memory_order_relaxed);
+    delete slots;
+  }
+}
+
+PatternSet::Compiled& PatternSet::Slot(uint32_t p) const {
+  std::atomic<SlotPage*>& page = slot_pages_[p >> kSlotPageBits];
+  SlotPage* slots = page.load(std::memory_order_acquire);
+  if (!slots) {
+    auto fresh = std::make_unique<SlotPage>();
+    SlotPage* expected = nullptr;
+    if (page.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) {
+      slots = fresh.release();
+    } else {
+      slots = expected;  // another thread got there first
+    }
+  }
+  std::atomic<Compiled*>& slot = slots->slots[p & ((std::size_t{1} << kSlotPageBits) - 1)];
+  Compiled* c = slot.load(std::memory_order_acquire);
+  if (c) return *c;
+  auto fresh = std::make_unique<Compiled>();
+  Compiled* expected = nullptr;
+  if (slot.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) return *fresh.release();
+  return *expected;
 }
 
 const PatternSet::Compiled& PatternSet::Get(uint32_t p) const {
-  Compiled* c = compiled_[p].load(std::memory_order_acquire);
-  if (!c) {
-    auto fresh = std::make_unique<Compiled>();
-    Compiled* expected = nullptr;
-    if (compiled_[p].compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) {
-      c = fresh.release();
-    } else {
-      c = expected;  // another thread got there first
-    }
-  }
-  std::call_once(c->once, [&]() {
+  Compiled& c = Slot(p);
+  std::call_once(c.once, [&]() {
     auto parsed = regex::ParsePythonRegex(source_.pattern(p));
     if (parsed.ok()) {
-      c->info = std::make_unique<regex::PatternInfo>(std::move(parsed).value());
-      c->check = LiteralCheck(*c->info, &literal_ids_);
-      auto re = regex::Pcre2Regex::Compile(c->info->pcre2);
-      if (re.ok()) c->regex = std::make_unique<regex::Pcre2Regex>(std::move(re).value());
+      c.info = std::make_unique<regex::PatternInfo>(std::move(parsed).value());
+      auto re = regex::Pcre2Regex::Compile(c.info->pcre2);
+      if (re.ok()) c.regex = std::make_unique<regex::Pcre2Regex>(std::move(re).value());
     }
   });
-  return *c;
+  return c;
+}
+
+const LiteralCheck& PatternSet::CheckOf(uint32_t p, const PatternShard& shard, uint32_t local) const {
+  Compiled& c = Slot(p);
+  std::call_once(c.check_once, [&]() { c.check = LiteralCheck::Decode(shard.CheckBytes(local), &literal_ids_); });
+  return c.check;
 }
 
 // Confirms the candidates of one line at a time, reusing its buffers.
@@ -178,32 +202,36 @@ class PatternSet::LineConfirmer {
   }
 
   // Line `line` holds literals `lits` (repeats allowed) and is a candidate
-  // for the patterns of `extra`.
+  // for the patterns of `extra`; patterns by their local numbers.
   void Line(uint32_t line, std::vector<uint32_t>* lits, std::span<const LineHit> extra) {
     std::sort(lits->begin(), lits->end());
     lits->erase(std::unique(lits->begin(), lits->end()), lits->end());
     patterns_.clear();
     for (uint32_t lit : *lits) {
-      for (uint32_t k = shard_.distinct.offsets[lit]; k < shard_.distinct.offsets[lit + 1]; ++k) {
-        patterns_.push_back(shard_.distinct.patterns[k]);
-      }
+      for (uint32_t q : shard_.LiteralPatterns(PatternShard::Literals::kDistinct, lit)) patterns_.push_back(q);
     }
     for (const LineHit& h : extra) patterns_.push_back(h.pattern);
     std::sort(patterns_.begin(), patterns_.end());
     patterns_.erase(std::unique(patterns_.begin(), patterns_.end()), patterns_.end());
     std::string_view text = logs::LineText(text_, starts_, line);
     bool folded = false;
-    for (uint32_t p : patterns_) {
-      const Compiled& comp = set_.Get(p);
-      if (!comp.regex) continue;
-      if (!comp.check.empty()) {
+    for (uint32_t q : patterns_) {
+      if (q >= shard_.size()) continue;  // a damaged file names no pattern
+      const uint32_t p = shard_.Global(q);
+      if (p >= set_.size()) continue;
+      // The check comes first: it is read from the shard's file, while the
+      // regex is parsed and compiled, which most candidates never need.
+      const LiteralCheck& check = set_.CheckOf(p, shard_, q);
+      if (!check.empty()) {
         if (!folded) {
           FoldLine(text, &folded_);
           memo_->Reset(folded_);
           folded = true;
         }
-        if (!comp.check.MayMatch(memo_)) continue;
+        if (!check.MayMatch(memo_)) continue;
       }
+      const Compiled& comp = set_.Get(p);
+      if (!comp.regex) continue;
       // The confirmation's span is kept, so a pattern without groups needs
       // no second search to report where it matched.
       if (auto span = comp.regex->Find(text)) hits_->push_back({line, p, *span});
@@ -250,26 +278,28 @@ void PatternSet::BroadCandidates(const PatternShard& shard, std::string_view tex
     std::size_t line = c.LineOfEnd(end);
     return broad_lines ? original[line] : static_cast<uint32_t>(line);
   };
-  const PatternShard::LiteralIndex& broad = shard.broad;
-  if (!broad.db.empty()) {
+  using Literals = PatternShard::Literals;
+  if (shard.has_literals(Literals::kBroad)) {
     logs::LineCursor lines(starts);
-    broad.db.Scan(text, [&](unsigned lit, unsigned long long end) {
-      uint32_t line = line_of(lines, end);
-      for (uint32_t k = broad.offsets[lit]; k < broad.offsets[lit + 1]; ++k) out->push_back({line, broad.patterns[k]});
+    shard.FindLiterals(Literals::kBroad, text, [&](uint32_t lit, std::size_t end) {
+      const uint32_t line = line_of(lines, end);
+      for (uint32_t q : shard.LiteralPatterns(Literals::kBroad, lit)) out->push_back({line, q});
     });
   }
-  if (!shard.fallback_db.empty()) {
+  if (shard.has_fallback()) {
     logs::LineCursor lines(starts);
-    auto on_match = [&](unsigned j, unsigned long long end) { out->push_back({line_of(lines, end), shard.fallback[j]}); };
+    auto on_match = [&](unsigned j, unsigned long long end) {
+      out->push_back({line_of(lines, end), shard.FallbackPattern(j)});
+    };
     if (auto clean = SanitizedUtf8(text)) {
-      shard.fallback_db.Scan(*clean, on_match);
+      shard.fallback_db().Scan(*clean, on_match);
     } else {
-      shard.fallback_db.Scan(text, on_match);
+      shard.fallback_db().Scan(text, on_match);
     }
   }
-  for (uint32_t p : shard.every_line) {
+  for (uint32_t q : shard.every_line()) {
     for (std::size_t i = 0; i < starts.size(); ++i) {
-      out->push_back({broad_lines ? original[i] : static_cast<uint32_t>(i), p});
+      out->push_back({broad_lines ? original[i] : static_cast<uint32_t>(i), q});
     }
   }
 }
@@ -322,7 +352,7 @@ void PatternSet::ScanShard(const PatternShard& shard, std::string_view text,
   uint32_t open_line = UINT32_MAX;
   std::vector<uint32_t> lits;
   std::vector<LineHit> late;
-  shard.distinct.db.Scan(text, [&](unsigned lit, unsigned long long end) {
+  shard.FindLiterals(PatternShard::Literals::kDistinct, text, [&](uint32_t lit, std::size_t end) {
     uint32_t line = line_of(literal_lines, end);
     if (line == open_line) {
       lits.push_back(lit);
@@ -347,7 +377,7 @@ void PatternSet::ScanShard(const PatternShard& shard, std::string_view text,
 
 std::size_t PatternSet::MatchedLiteralChars(uint32_t p, std::string_view line, regex::Span span) const {
   if (!Get(p).info) return 0;
-  Compiled& c = *compiled_[p].load(std::memory_order_acquire);  // allocated by Get
+  Compiled& c = Slot(p);  // allocated by Get
   std::call_once(c.branches_once, [&]() {
     std::vector<Branch> branches;
     for (const std::string& b : TopLevelBranches(source_.pattern(p))) {

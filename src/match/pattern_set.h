@@ -24,13 +24,17 @@
 //      with PCRE2 on that line alone, with Python `re` semantics: a hit is
 //      never credited to the wrong line, and nothing matches across a
 //      newline.
-// PCRE2 patterns are compiled lazily, on a pattern's first candidate: most
-// patterns never see one in a given log, so start-up stays cheap.
+// PCRE2 patterns are compiled lazily, on a pattern's first candidate that
+// passes its literal check (read from the shard's file, so a candidate
+// turned away is never parsed): most patterns never see one in a given
+// log, so start-up stays cheap.
 //
-// The prefilter databases are split into shards by pattern hash
-// (pattern_shard.h), compiled two at a time, and cached on disk each under
-// a key made of its patterns' hashes; a stale or corrupt cache file is
-// rebuilt, never trusted.
+// The prefilter is split into shards by pattern hash (pattern_shard.h),
+// compiled two at a time, and cached on disk each under a key made of its
+// patterns' hashes; which shard holds which pattern is cached too
+// (shard_plan.h). A short text is looked up in the shards' literal tables,
+// a long one scanned with their Hyperscan databases. A stale or corrupt
+// cache file is rebuilt, never trusted.
 //
 // Thread-safe: const methods may run concurrently.
 #pragma once
@@ -49,6 +53,7 @@
 #include "kedb/status.h"
 #include "match/literal_check.h"
 #include "match/pattern_shard.h"
+#include "match/shard_plan.h"
 #include "regex/hs_database.h"
 #include "regex/pcre2_regex.h"
 #include "regex/python_regex.h"
@@ -72,21 +77,8 @@ struct PatternSetStats {
   std::size_t shards = 0;           // prefilter databases (pattern_shard.h)
   std::size_t shards_compiled = 0;  // of which compiled now, the others read from the cache
   bool from_cache = false;          // none compiled
+  bool plan_from_cache = false;     // which shard holds which pattern, read from the cache (shard_plan.h)
   double build_seconds = 0;
-};
-
-// Where a set's patterns come from, fetched one at a time: a knowledge base
-// read from a snapshot keeps them in the mapped file, and a set read from
-// the cache fetches only those it compiles (those a scan finds candidates
-// for), never all of them.
-struct PatternSource {
-  std::size_t count = 0;
-  // Pattern i (i < count), called from any thread; the view stays valid
-  // for the set's life.
-  std::function<std::string_view(uint32_t)> pattern;
-  // KnowledgeBase::PatternHash of pattern i: what places it in a shard
-  // and keys the shard's cache file.
-  std::function<uint64_t(uint32_t)> hash;
 };
 
 class PatternSet {
@@ -134,12 +126,7 @@ class PatternSet {
 
   // Whether Scan() looks at `broad_lines` at all: some patterns are reached
   // only on marked lines.
-  bool has_broad() const {
-    for (const PatternShard& s : shards_) {
-      if (!s.broad.db.empty() || !s.fallback_db.empty() || !s.every_line.empty()) return true;
-    }
-    return false;
-  }
+  bool has_broad() const;
 
   const PatternSetStats& stats() const { return stats_; }
   std::size_t size() const { return source_.count; }
@@ -151,10 +138,11 @@ class PatternSet {
     std::size_t literal_chars = 0;
   };
   struct Compiled {
+    std::once_flag check_once;
+    LiteralCheck check;                 // literals a matching line holds
     std::once_flag once;
     std::unique_ptr<regex::PatternInfo> info;  // null when the pattern does not parse
     std::unique_ptr<regex::Pcre2Regex> regex;  // null when it does not compile
-    LiteralCheck check;                 // literals a matching line holds
     std::once_flag branches_once;
     std::vector<Branch> branches;       // empty: the pattern does not alternate at its top
   };
@@ -163,16 +151,29 @@ class PatternSet {
   // Pattern p compiled, on its first call (allocated then: a set of a
   // million patterns holds a pointer for each, not a Compiled).
   const Compiled& Get(uint32_t p) const;
+  // Pattern p's slot, allocated on first call.
+  Compiled& Slot(uint32_t p) const;
+  // The literal check of pattern p, which is `local` in `shard`: read
+  // from the shard's file, without parsing the pattern.
+  const LiteralCheck& CheckOf(uint32_t p, const PatternShard& shard, uint32_t local) const;
   friend struct std::default_delete<PatternSet>;
   void CountStats(std::size_t compiled);
   class LineConfirmer;
 
   PatternSource source_;
-  std::unique_ptr<std::atomic<Compiled*>[]> compiled_;
+  // Compiled patterns by number, in pages allocated on first use: a set of
+  // a million patterns of which a command meets a few hundred allocates a
+  // few pages, not a pointer for each.
+  static constexpr std::size_t kSlotPageBits = 12;
+  struct SlotPage {
+    std::atomic<Compiled*> slots[std::size_t{1} << kSlotPageBits]{};
+  };
+  std::unique_ptr<std::atomic<SlotPage*>[]> slot_pages_;
   mutable LiteralIds literal_ids_;  // for the compiled patterns' checks
 
   // Candidates from one shard's broad literals, regex database and
-  // every-line patterns, on the lines `broad_lines` flags (all when null).
+  // every-line patterns, on the lines `broad_lines` flags (all when null);
+  // patterns by their local numbers in the shard.
   static void BroadCandidates(const PatternShard& shard, std::string_view text,
                               const std::vector<std::size_t>& line_starts, const std::vector<uint8_t>* broad_lines,
                               std::vector<LineHit>* out);
@@ -180,6 +181,7 @@ class PatternSet {
   void ScanShard(const PatternShard& shard, std::string_view text, const std::vector<std::size_t>& line_starts,
                  const std::vector<uint8_t>* broad_lines, std::vector<LineHit>* hits) const;
 
+  std::unique_ptr<ShardPlan> plan_;  // before shards_, which read their members from it
   std::vector<PatternShard> shards_;
   PatternSetStats stats_;
 };

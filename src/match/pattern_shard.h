@@ -1,5 +1,5 @@
-// PatternShard: the prefilter databases (pattern_set.h) of one shard of a
-// pattern set.
+// PatternShard: the prefilter of one shard of a pattern set (pattern_set.h),
+// kept in a section file (util/section_file.h) that is used in place.
 //
 // Why shards: Hyperscan compiles a literal database in time that grows
 // faster than its size (about 8 s for 100k literals; more than ten minutes
@@ -10,18 +10,38 @@
 // the shards whose patterns changed. Scanning pays one pass per shard,
 // which is why shards are large.
 //
-// A shard is immutable once built or loaded; scanning it is thread-safe.
+// Why two ways to find literals: a Hyperscan database scans a long log at
+// gigabytes a second, but must be copied out of the file and checked
+// whole before its first use (about 12 ms and 12 MB a shard of 128k
+// patterns). A short text (one error message, a request to the server)
+// is looked up instead in a hash table of the literals kept in the file,
+// which costs a few lookups per byte and reads only the pages they touch.
+// Both find the same literals: each literal matched anywhere in the text,
+// ASCII letters in either case.
+//
+// The file also keeps each pattern's literal check (literal_check.h), so
+// that a candidate is turned away without parsing its regex.
+//
+// Patterns are numbered within the shard ("local" numbers, the order of
+// `members`), so that the file stays valid when records are added or
+// removed elsewhere; Global() gives the set's number.
+//
+// Immutable once built or loaded; every const method is thread-safe.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "kedb/status.h"
 #include "regex/hs_database.h"
+#include "util/section_file.h"
 
 namespace kedb::match {
 
@@ -33,40 +53,75 @@ struct ShardCounts {
   std::size_t broad_literals = 0;  // of which looked for on marked lines only
 };
 
-struct PatternShard {
-  // Literal i of `db` leads to patterns patterns[offsets[i] .. offsets[i+1]),
-  // as the set's pattern numbers.
-  struct LiteralIndex {
-    regex::HsDatabase db;
-    std::vector<uint32_t> offsets, patterns;
-  };
+class PatternShard {
+ public:
+  // Distinctive literals are looked for on every line, broad ones on
+  // marked lines only (pattern_set.h).
+  enum class Literals { kDistinct = 0, kBroad = 1 };
+  // Texts up to this size are looked up in the literal table, longer ones
+  // scanned with the Hyperscan database (see the top of this file).
+  static constexpr std::size_t kShortText = 32 << 10;
 
-  // The shard of the patterns `members` (the set's numbers, ascending),
-  // fetched through `pattern`. `threads` (1 or 2) plan and compile it.
-  static Result<PatternShard> Build(const std::vector<uint32_t>& members,
-                                    const std::function<std::string_view(uint32_t)>& pattern, int threads);
+  PatternShard();
+  PatternShard(PatternShard&&) noexcept;
+  PatternShard& operator=(PatternShard&&) noexcept;
+  ~PatternShard();
+
+  // The shard of the patterns `members` (the set's numbers, ascending;
+  // kept for the shard's life),
+  // fetched through `pattern`, held in memory until Save(); `key` is
+  // Key() of their hashes. `threads` (1 or 2) plan and compile it.
+  static Result<PatternShard> Build(const util::Array<uint32_t>& members,
+                                    const std::function<std::string_view(uint32_t)>& pattern, uint64_t key,
+                                    int threads);
 
   // The cache file's key for a shard of patterns with these hashes, in
   // order (KnowledgeBase::PatternHash), under today's prefilter rules and
   // Hyperscan.
   static uint64_t Key(const std::vector<uint64_t>& hashes);
   // Writes the shard to `path` (false when it cannot: that only costs
-  // time). The file numbers patterns by their place in the shard, so that
-  // it stays valid when records are added or removed elsewhere.
-  bool Save(const std::string& path, uint64_t key, const std::vector<uint32_t>& members) const;
+  // time).
+  bool Save(const std::string& path) const;
   // The shard in `path` when it was written under `key` for as many
-  // members and checks out; else false, and the shard is left empty.
-  bool Load(const std::string& path, uint64_t key, const std::vector<uint32_t>& members);
+  // members and checks out; else nullopt.
+  static std::optional<PatternShard> Load(const std::string& path, uint64_t key, const util::Array<uint32_t>& members);
 
-  // Distinctive literals (every line), broad ones (marked lines only);
-  // regex-database expression j (a whole pattern or one of its branches)
-  // leads to pattern fallback[j]; every_line patterns have no usable
-  // factor and are tried on every (marked) line.
-  LiteralIndex distinct, broad;
-  regex::HsDatabase fallback_db;
-  std::vector<uint32_t> fallback;
-  std::vector<uint32_t> every_line;
-  ShardCounts counts;
+  // How FindLiterals looks: kAuto takes the literal table when `text` is
+  // short and the database was not needed yet, else the database (read
+  // from the file on first use). The other two force a way, for tests.
+  enum class Route { kAuto, kTable, kDatabase };
+  // Calls on_hit(literal, end offset) for each occurrence of each literal
+  // of `kind` in `text`, in order of start offset (kTable) or of end
+  // offset (kDatabase).
+  void FindLiterals(Literals kind, std::string_view text,
+                    const std::function<void(uint32_t literal, std::size_t end)>& on_hit,
+                    Route route = Route::kAuto) const;
+  // The local numbers of the patterns literal `literal` of `kind` leads to.
+  std::span<const uint32_t> LiteralPatterns(Literals kind, uint32_t literal) const;
+  bool has_literals(Literals kind) const;
+
+  // The regex database (a whole pattern or some of its branches per
+  // expression; read from the file on first use) and the local pattern of
+  // each expression; empty when no pattern needs one.
+  const regex::HsDatabase& fallback_db() const;
+  uint32_t FallbackPattern(uint32_t expression) const;
+  bool has_fallback() const;
+  // Patterns with no usable factor, tried on every (marked) line.
+  std::span<const uint32_t> every_line() const;
+
+  // Pattern `local`'s literal check (LiteralCheck::Encode), "" for none.
+  std::string_view CheckBytes(uint32_t local) const;
+  uint32_t Global(uint32_t local) const { return members_[local]; }
+  std::size_t size() const { return members_.size(); }
+  const ShardCounts& counts() const { return counts_; }
+
+ private:
+  struct Parts;
+  bool Bind();  // the sections of file_, with their bounds checked
+
+  util::Array<uint32_t> members_;  // in the set's manifest (pattern_set.h)
+  std::unique_ptr<Parts> parts_;
+  ShardCounts counts_;
 };
 
 }  // namespace kedb::match

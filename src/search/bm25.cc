@@ -36,7 +36,7 @@ constexpr std::size_t kMaxQueryWords = 64;
 namespace {
 
 // Bump when the layout below or the tokenizer changes.
-constexpr char kFormat[] = "KEDBBM25:2:tokenizer-2";
+constexpr char kFormat[] = "KEDBBM25:3:tokenizer-2";  // 3: checked in 4 KB blocks
 constexpr std::string_view kMagic = "KEDBBM25";
 // The sections of the file, in order.
 enum Section : std::size_t { kTermChars, kTermEnds, kOffsets, kDocs, kTfs, kDocLength, kAverageLength, kSections };

@@ -8,7 +8,7 @@
 // Layout (host byte order, like every cache here):
 //   header     magic[8], key, section count, block count, checksum
 //   sections   offset and size of each, in bytes from the start of the file
-//   blocks     XXH3 of each 64 KB block of the data that follows
+//   blocks     XXH3 of each 4 KB block of the data that follows
 //   data       the sections, each starting at a multiple of 8
 // The header's checksum covers the header, the section table and the block
 // checksums, and is checked on open with every section's bounds. The data
@@ -36,12 +36,15 @@ namespace kedb::util {
 class MappedFile;
 class SectionFile;
 
-// Bytes checked in 64 KB blocks against stored XXH3 sums, each block the
+// Bytes checked in 4 KB blocks against stored XXH3 sums, each block the
 // first time a read reaches it (or all at once). A block that fails stops
 // the process: the file it lies in is removed, and a message names it.
 class BlockChecks {
  public:
-  static constexpr std::size_t kBlockBytes = 64 << 10;
+  // Small, because a lookup in a large table touches a few bytes in a
+  // random place, and the first touch of a block reads all of it: with
+  // 64 KB blocks, a thousand lookups read 60 MB.
+  static constexpr std::size_t kBlockBytes = 4 << 10;
   BlockChecks() = default;
   // `sums` holds one uint64_t per block of `data`; `path` names the file
   // in the message ("" for bytes held in memory).
@@ -83,6 +86,16 @@ class Array {
   // Elements [begin, end): one check for all of them.
   std::span<const T> Slice(std::size_t begin, std::size_t end) const;
   std::span<const T> All() const { return Slice(0, size_); }
+  // Elements [begin, end) as an array of their own, checked as they are
+  // read (empty when the range is not inside this one).
+  Array Part(std::size_t begin, std::size_t end) const {
+    Array part;
+    if (begin > end || end > size_) return part;
+    part.data_ = data_ + begin;
+    part.size_ = end - begin;
+    part.file_ = file_;
+    return part;
+  }
 
  private:
   friend class SectionFile;
@@ -99,6 +112,11 @@ class SectionWriter {
     AddBytes({reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)});
   }
   void AddBytes(std::string_view bytes);
+  // Adds `other`'s sections after these, in order.
+  void Append(SectionWriter&& other) {
+    for (std::string& s : other.sections_) sections_.push_back(std::move(s));
+    other.sections_.clear();
+  }
   std::size_t sections() const { return sections_.size(); }
   // The whole file.
   std::string Finish(std::string_view magic, uint64_t key) const;
