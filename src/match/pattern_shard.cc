@@ -157,6 +157,7 @@ struct LiteralIndex {
 
   std::once_flag db_once;
   std::atomic<bool> db_ready{false};
+  std::atomic<uint32_t> table_uses{0};
   regex::HsDatabase db;
 
   bool Bind(const util::SectionFile& file, std::size_t first, uint64_t key_lengths) {
@@ -378,7 +379,14 @@ void PatternShard::FindLiterals(Literals kind, std::string_view text,
   LiteralIndex& index = parts_->index[static_cast<int>(kind)];
   if (index.literals.size() == 0) return;
   if (route == Route::kAuto) {
-    route = index.db_ready.load(std::memory_order_acquire) || text.size() > kShortText ? Route::kDatabase : Route::kTable;
+    bool database = text.size() > kShortText;
+    // A process that matches many texts (a server, a long run) reads a
+    // small database once and then scans with it.
+    if (!database && index.literals.size() < kTableLiterals) {
+      database = index.db_ready.load(std::memory_order_acquire) ||
+                 index.table_uses.fetch_add(1, std::memory_order_relaxed) >= kTableTexts;
+    }
+    route = database ? Route::kDatabase : Route::kTable;
   }
   if (route == Route::kDatabase) {
     index.Database().Scan(text, [&](unsigned lit, unsigned long long end) { on_hit(lit, static_cast<std::size_t>(end)); });
