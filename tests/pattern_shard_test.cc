@@ -93,6 +93,57 @@ TEST(PatternShard, TableFindsWhatTheDatabaseFinds) {
   EXPECT_GE(total, 15u);
 }
 
+// Many patterns behind one factor are grouped by a second literal they
+// need (their gate): a line lacking the gate skips the group whole. The
+// groups hold every pattern once, and a scan finds what PCRE2 finds.
+TEST(PatternShard, PatternsSharingAFactorAreGroupedByGate) {
+  const std::vector<std::string> objects = {"trigger", "socket", "block", "ledger"};
+  std::vector<std::string> patterns;
+  for (int i = 0; i < 24; ++i) {
+    patterns.push_back(fmt::format("(?:unable|failed) to read (?:the )?\\w+ {}", objects[i % objects.size()]));
+  }
+  patterns.push_back("failed to read config");  // the same factor, no gate but its own
+  auto built = BuildShard(patterns);
+  ASSERT_TRUE(built.shard.has_value());
+  const PatternShard& shard = *built.shard;
+  std::vector<PatternShard::LiteralGroup> groups;
+  std::set<uint32_t> seen;
+  std::set<std::string> gates;
+  std::size_t grouped_literals = 0;
+  for (uint32_t lit = 0; lit < shard.counts().literals; ++lit) {
+    shard.Groups(PatternShard::Literals::kDistinct, lit, &groups);
+    std::size_t in_groups = 0;
+    for (const auto& g : groups) {
+      in_groups += g.patterns.size();
+      if (!g.gate_text.empty()) gates.insert(std::string(g.gate_text));
+      seen.insert(g.patterns.begin(), g.patterns.end());
+    }
+    EXPECT_EQ(in_groups, shard.LiteralPatterns(PatternShard::Literals::kDistinct, lit).size());
+    grouped_literals += groups.size() > 1;
+  }
+  EXPECT_EQ(seen.size(), patterns.size());
+  EXPECT_GE(grouped_literals, 1u);
+  for (const std::string& o : objects) EXPECT_EQ(gates.count(" " + o), 1u) << o;
+
+  std::vector<std::string> source = patterns;
+  auto set = match::PatternSet::Build(source, "");
+  ASSERT_TRUE(set.ok());
+  const std::string text = "unable to read the parent socket\nfailed to read config\nfailed to read a ledgerx\n";
+  std::vector<match::LineHit> hits;
+  (*set)->Scan(text, {0, 33, 55}, &hits);
+  std::set<std::pair<uint32_t, uint32_t>> got, want;
+  for (const auto& h : hits) got.insert({h.line, h.pattern});
+  for (uint32_t p = 0; p < patterns.size(); ++p) {
+    auto re = regex::CompilePython(patterns[p]);
+    ASSERT_TRUE(re.ok());
+    for (uint32_t line = 0; line < 3; ++line) {
+      if (re->Search(logs::LineText(text, {0, 33, 55}, line))) want.insert({line, p});
+    }
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(want.size(), 6u + 1u + 6u);
+}
+
 // Every literal the table holds is found in the corpus's own texts as the
 // database finds it: each signature, each alias, and all of them at once.
 TEST(PatternShard, TableFindsWhatTheDatabaseFindsOnTheCorpus) {

@@ -209,6 +209,14 @@ LiteralCheck LiteralCheck::Decode(std::string_view bytes, LiteralIds* ids) {
   return check;
 }
 
+std::vector<std::string_view> LiteralCheck::Required() const {
+  std::vector<std::string_view> out;
+  for (const Set& set : all_) {
+    if (set.size() == 1) out.push_back(set[0].text);
+  }
+  return out;
+}
+
 bool LiteralCheck::Holds(const Set& set, LineLiterals* line) {
   return std::any_of(set.begin(), set.end(), [&](const Literal& l) { return line->Has(l.id, l.text); });
 }

@@ -78,6 +78,9 @@ class LiteralCheck {
 
   // Whether the check can ever say no.
   bool empty() const { return all_.empty() && choices_.empty(); }
+  // The literals every matching line holds (sets of one), most selective
+  // first.
+  std::vector<std::string_view> Required() const;
 
   // The check in a few bytes, kept in the pattern cache so that a
   // candidate is checked without parsing its regex; "" when empty. Counts

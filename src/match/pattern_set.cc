@@ -207,14 +207,34 @@ class PatternSet::LineConfirmer {
     std::sort(lits->begin(), lits->end());
     lits->erase(std::unique(lits->begin(), lits->end()), lits->end());
     patterns_.clear();
+    std::string_view text = logs::LineText(text_, starts_, line);
+    bool folded = false;
+    auto fold = [&] {
+      if (folded) return;
+      FoldLine(text, &folded_);
+      memo_->Reset(folded_);
+      folded = true;
+    };
+    gates_seen_.clear();
+    auto has_gate = [&](const PatternShard::LiteralGroup& g) {
+      for (const auto& [gate, found] : gates_seen_) {
+        if (gate == g.gate) return found;
+      }
+      fold();
+      const bool found = folded_.find(g.gate_text) != std::string::npos;
+      gates_seen_.emplace_back(g.gate, found);
+      return found;
+    };
     for (uint32_t lit : *lits) {
-      for (uint32_t q : shard_.LiteralPatterns(PatternShard::Literals::kDistinct, lit)) patterns_.push_back(q);
+      shard_.Groups(PatternShard::Literals::kDistinct, lit, &groups_);
+      for (const PatternShard::LiteralGroup& g : groups_) {
+        if (!g.gate_text.empty() && !has_gate(g)) continue;
+        patterns_.insert(patterns_.end(), g.patterns.begin(), g.patterns.end());
+      }
     }
     for (const LineHit& h : extra) patterns_.push_back(h.pattern);
     std::sort(patterns_.begin(), patterns_.end());
     patterns_.erase(std::unique(patterns_.begin(), patterns_.end()), patterns_.end());
-    std::string_view text = logs::LineText(text_, starts_, line);
-    bool folded = false;
     for (uint32_t q : patterns_) {
       if (q >= shard_.size()) continue;  // a damaged file names no pattern
       const uint32_t p = shard_.Global(q);
@@ -223,11 +243,7 @@ class PatternSet::LineConfirmer {
       // regex is parsed and compiled, which most candidates never need.
       const LiteralCheck& check = set_.CheckOf(p, shard_, q);
       if (!check.empty()) {
-        if (!folded) {
-          FoldLine(text, &folded_);
-          memo_->Reset(folded_);
-          folded = true;
-        }
+        fold();
         if (!check.MayMatch(memo_)) continue;
       }
       const Compiled& comp = set_.Get(p);
@@ -245,6 +261,8 @@ class PatternSet::LineConfirmer {
   const std::vector<std::size_t>& starts_;
   std::vector<LineHit>* hits_;
   std::vector<uint32_t> patterns_;
+  std::vector<PatternShard::LiteralGroup> groups_;
+  std::vector<std::pair<uint32_t, bool>> gates_seen_;  // gate, whether this line holds it
   std::string folded_;
   // One per thread, kept across calls: its table grows with the number of
   // distinct literals, which a fresh one per call would pay for again.
@@ -310,7 +328,12 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
   const std::size_t first_hit = hits->size();
   // Each pattern is in one shard: the shards' hits never repeat each other,
   // and are put in order once all are in.
-  for (const PatternShard& shard : shards_) ScanShard(shard, text, line_starts, broad_lines, hits);
+  // A short text's keys are hashed once for every shard's literal table.
+  std::optional<TextKeys> keys;
+  if (shards_.size() > 1 && text.size() <= PatternShard::kShortText) keys.emplace(text);
+  for (const PatternShard& shard : shards_) {
+    ScanShard(shard, text, line_starts, broad_lines, keys ? &*keys : nullptr, hits);
+  }
   std::vector<LineHit> mine(hits->begin() + static_cast<std::ptrdiff_t>(first_hit), hits->end());
   SortUnique(&mine);
   hits->resize(first_hit);
@@ -319,7 +342,7 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
 
 void PatternSet::ScanShard(const PatternShard& shard, std::string_view text,
                            const std::vector<std::size_t>& line_starts, const std::vector<uint8_t>* broad_lines,
-                           std::vector<LineHit>* hits) const {
+                           const TextKeys* keys, std::vector<LineHit>* hits) const {
   // Candidates from broad literals, the regex database and the every-line
   // patterns: collected first and merged line by line with the distinctive
   // literals' hits.
@@ -352,7 +375,7 @@ void PatternSet::ScanShard(const PatternShard& shard, std::string_view text,
   uint32_t open_line = UINT32_MAX;
   std::vector<uint32_t> lits;
   std::vector<LineHit> late;
-  shard.FindLiterals(PatternShard::Literals::kDistinct, text, [&](uint32_t lit, std::size_t end) {
+  auto on_literal = [&](uint32_t lit, std::size_t end) {
     uint32_t line = line_of(literal_lines, end);
     if (line == open_line) {
       lits.push_back(lit);
@@ -363,7 +386,8 @@ void PatternSet::ScanShard(const PatternShard& shard, std::string_view text,
       open_line = line;
       lits.push_back(lit);
     }
-  });
+  };
+  shard.FindLiterals(PatternShard::Literals::kDistinct, text, on_literal, PatternShard::Route::kAuto, keys);
   if (open_line != UINT32_MAX) finish_line(open_line, &lits);
   extra_before(UINT32_MAX);
   if (late.empty()) return;

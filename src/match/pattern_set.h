@@ -179,7 +179,7 @@ class PatternSet {
                               std::vector<LineHit>* out);
   // Scan() for one shard: appends its hits, in no particular order.
   void ScanShard(const PatternShard& shard, std::string_view text, const std::vector<std::size_t>& line_starts,
-                 const std::vector<uint8_t>* broad_lines, std::vector<LineHit>* hits) const;
+                 const std::vector<uint8_t>* broad_lines, const TextKeys* keys, std::vector<LineHit>* hits) const;
 
   std::unique_ptr<ShardPlan> plan_;  // before shards_, which read their members from it
   std::vector<PatternShard> shards_;

@@ -25,16 +25,21 @@ namespace {
 
 // Bump when the prefilter's choices or the file layout change.
 // 3: one file per shard, patterns numbered within it. 4: a section file
-// with literal tables and literal checks.
-constexpr uint32_t kCacheFormat = 4;
+// with literal tables and literal checks. 5: patterns grouped by gate.
+constexpr uint32_t kCacheFormat = 5;
 constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'P', 'F', 'X', '4'};
 // Shard files are used in place: only a small one is checked whole on
 // open, a large one block by block as it is read.
 constexpr std::size_t kCheckWholeBelow = 1 << 20;
 
+// A literal that leads to this many patterns or more has them grouped by
+// gate (PatternPlan::gate); fewer are one group.
+constexpr std::size_t kGroupFrom = 8;
+constexpr uint32_t kNoGate = UINT32_MAX;
+
 // Literal table keys: a literal up to kKeyBytes long is its own key; a
 // longer one is found through its first kKeyBytes bytes, then compared.
-constexpr std::size_t kKeyBytes = 8;
+constexpr std::size_t kKeyBytes = TextKeys::kBytes;
 
 // The sections of one literal index, from its first.
 enum LiteralSection : std::size_t {
@@ -46,6 +51,14 @@ enum LiteralSection : std::size_t {
   kPrefixOffsets = kPrefixTable + 3,  // prefix j: prefix_literals[offsets[j] .. offsets[j+1])
   kPrefixLiterals,
   kKeyBits,       // a bit per key hash: most text is turned away here
+  // Literal i's patterns in groups: groups[group_starts[i] .. group_starts[i+1]),
+  // group g ending at group_ends[g] in patterns and needing gate g
+  // (kNoGate, or a string of the gate table) in the line too.
+  kGroupStarts,
+  kGroupGates,
+  kGroupEnds,
+  kGateChars,
+  kGateEnds,
   kLiteralSections
 };
 enum Section : std::size_t {
@@ -61,7 +74,7 @@ enum Section : std::size_t {
 };
 enum Meta : std::size_t { kMembers, kPrefiltered, kInvalid, kLengthsDistinct, kLengthsBroad, kMetaSize };
 
-uint64_t KeyHash(std::string_view key) { return XXH3_64bits(key.data(), key.size()); }
+uint64_t KeyHash(std::string_view key) { return util::StringTable::Hash(key); }
 // The key bit of a hash: high bits, since the string tables' slots use the
 // low ones.
 std::size_t KeyBit(uint64_t hash, std::size_t bits) { return static_cast<std::size_t>(hash >> 32) & (bits - 1); }
@@ -78,12 +91,37 @@ std::string FoldedAscii(std::string_view s) {
 struct PatternPlan {
   PrefilterPlan prefilter;
   std::string check;  // LiteralCheck::Encode
+  // A literal every matching line holds besides the factor ("" for none).
+  // Thousands of patterns may share a factor ("failed to read "); their
+  // gates ("trigger", "socket") split them into groups, and a line is a
+  // candidate only for the groups whose gate it holds: one substring search
+  // a group instead of a literal check a pattern.
+  std::string gate;
 };
+
+// The longest literal of `required` that is no part of a factor literal and
+// holds none: one that says something the factor does not.
+std::string ChooseGate(const std::vector<std::string_view>& required, const std::vector<std::string>& factor) {
+  std::string best;
+  for (std::string_view r : required) {
+    const std::string folded = FoldedAscii(r);
+    bool apart = std::none_of(factor.begin(), factor.end(), [&](const std::string& f) {
+      const std::string lit = FoldedAscii(f);
+      return lit.find(folded) != std::string::npos || folded.find(lit) != std::string::npos;
+    });
+    if (apart && r.size() > best.size()) best = std::string(r);
+  }
+  return best;
+}
+
 std::optional<PatternPlan> PlanPattern(std::string_view pattern) {
   auto parsed = regex::ParsePythonRegex(pattern);
   if (!parsed.ok() || !regex::Pcre2Regex::Compile(parsed->pcre2).ok()) return std::nullopt;
   LiteralIds ids;
-  return PatternPlan{PlanPrefilter(std::string(pattern), *parsed), LiteralCheck(*parsed, &ids).Encode()};
+  const LiteralCheck check(*parsed, &ids);
+  PatternPlan plan{PlanPrefilter(std::string(pattern), *parsed), check.Encode(), {}};
+  plan.gate = ChooseGate(check.Required(), plan.prefilter.literals);
+  return plan;
 }
 
 // Literal -> local patterns, ordered by literal: literal i of the database
@@ -93,14 +131,49 @@ using LiteralMap = std::map<std::string, std::vector<uint32_t>>;
 // One literal index's sections, and its compiled database (nullopt when
 // there is no literal). The key lengths present go to `lengths` (bit k-1
 // for a key of k bytes).
-Result<regex::HsDatabase> WriteLiterals(const LiteralMap& by_literal, util::SectionWriter* w, uint64_t* lengths) {
-  std::vector<std::string> literals;
-  std::vector<uint32_t> offsets{0}, patterns;
-  for (const auto& [lit, pats] : by_literal) {
-    literals.push_back(lit);
-    patterns.insert(patterns.end(), pats.begin(), pats.end());
-    offsets.push_back(static_cast<uint32_t>(patterns.size()));
+// Literal -> patterns in groups by gate (`gates`, by local pattern).
+struct LiteralGroups {
+  std::vector<uint32_t> patterns, offsets{0};
+  std::vector<uint32_t> group_starts{0}, group_gates, group_ends;
+  std::string gate_chars;
+  std::vector<uint32_t> gate_ends;
+};
+LiteralGroups GroupPatterns(const LiteralMap& by_literal, const std::vector<std::string>& gates) {
+  LiteralGroups out;
+  std::map<std::string_view, uint32_t> gate_ids;
+  auto gate_id = [&](std::string_view gate) {
+    auto [it, fresh] = gate_ids.try_emplace(gate, static_cast<uint32_t>(out.gate_ends.size()));
+    if (fresh) {
+      out.gate_chars += gate;
+      out.gate_ends.push_back(static_cast<uint32_t>(out.gate_chars.size()));
+    }
+    return it->second;
+  };
+  for (const auto& [lit, given] : by_literal) {
+    std::vector<uint32_t> pats = given;
+    const bool grouped = pats.size() >= kGroupFrom;
+    if (grouped) {
+      std::stable_sort(pats.begin(), pats.end(), [&](uint32_t a, uint32_t b) { return gates[a] < gates[b]; });
+    }
+    for (std::size_t i = 0; i < pats.size(); ++i) {
+      const std::string_view gate = grouped ? std::string_view(gates[pats[i]]) : std::string_view();
+      const bool opens = i == 0 || (grouped && gates[pats[i - 1]] != gate);
+      if (opens && i > 0) out.group_ends.push_back(static_cast<uint32_t>(out.patterns.size()));
+      if (opens) out.group_gates.push_back(gate.empty() ? kNoGate : gate_id(gate));
+      out.patterns.push_back(pats[i]);
+    }
+    if (!pats.empty()) out.group_ends.push_back(static_cast<uint32_t>(out.patterns.size()));
+    out.offsets.push_back(static_cast<uint32_t>(out.patterns.size()));
+    out.group_starts.push_back(static_cast<uint32_t>(out.group_gates.size()));
   }
+  return out;
+}
+
+Result<regex::HsDatabase> WriteLiterals(const LiteralMap& by_literal, const std::vector<std::string>& gates,
+                                        util::SectionWriter* w, uint64_t* lengths) {
+  std::vector<std::string> literals;
+  for (const auto& entry : by_literal) literals.push_back(entry.first);
+  const LiteralGroups groups = GroupPatterns(by_literal, gates);
   auto db = regex::HsDatabase::CompileLiterals(literals);
   if (!db.ok()) return db.status();
   // Longer literals by key: literals are sorted, so those sharing a key
@@ -133,14 +206,19 @@ Result<regex::HsDatabase> WriteLiterals(const LiteralMap& by_literal, util::Sect
     bits[b / 64] |= uint64_t{1} << (b % 64);
   }
   w->AddBytes(db->Serialize());
-  w->Add(offsets);
-  w->Add(patterns);
+  w->Add(groups.offsets);
+  w->Add(groups.patterns);
   std::vector<std::string_view> views(literals.begin(), literals.end());
   util::StringTable::Write(views, w);
   util::StringTable::Write(prefixes, w);
   w->Add(prefix_offsets);
   w->Add(prefix_literals);
   w->Add(bits);
+  w->Add(groups.group_starts);
+  w->Add(groups.group_gates);
+  w->Add(groups.group_ends);
+  w->AddBytes(groups.gate_chars);
+  w->Add(groups.gate_ends);
   return db;
 }
 
@@ -153,6 +231,8 @@ struct LiteralIndex {
   util::StringTable literals, prefixes;
   util::Array<uint32_t> prefix_offsets, prefix_literals;
   util::Array<uint64_t> key_bits;
+  util::Array<uint32_t> group_starts, group_gates, group_ends, gate_ends;
+  util::Array<char> gate_chars;
   uint64_t lengths = 0;
 
   std::once_flag db_once;
@@ -166,6 +246,10 @@ struct LiteralIndex {
            file.Get(first + kPatterns, &patterns) && literals.Bind(file, first + kLiteralTable) &&
            prefixes.Bind(file, first + kPrefixTable) && file.Get(first + kPrefixOffsets, &prefix_offsets) &&
            file.Get(first + kPrefixLiterals, &prefix_literals) && file.Get(first + kKeyBits, &key_bits) &&
+           file.Get(first + kGroupStarts, &group_starts) && file.Get(first + kGroupGates, &group_gates) &&
+           file.Get(first + kGroupEnds, &group_ends) && file.Get(first + kGateChars, &gate_chars) &&
+           file.Get(first + kGateEnds, &gate_ends) && group_starts.size() == literals.size() + 1 &&
+           group_gates.size() == group_ends.size() &&
            offsets.size() == literals.size() + 1 && prefix_offsets.size() == prefixes.size() + 1 &&
            !key_bits.empty() && std::has_single_bit(key_bits.size());
   }
@@ -183,20 +267,22 @@ struct LiteralIndex {
     return db;
   }
 
-  // Each literal at each position of `folded` (ASCII letters lowered).
+  // Each literal at each position of the text.
   template <typename F>
-  void LookUp(std::string_view folded, F&& on_hit) const {
+  void LookUp(const TextKeys& keys, F&& on_hit) const {
+    const std::string_view folded = keys.folded();
     const std::size_t bits = key_bits.size() * 64;
     for (std::size_t i = 0; i < folded.size(); ++i) {
       const std::size_t longest = std::min(kKeyBytes, folded.size() - i);
       for (std::size_t k = 1; k <= longest; ++k) {
         if (!(lengths & (uint64_t{1} << (k - 1)))) continue;
-        const std::string_view key = folded.substr(i, k);
-        const std::size_t b = KeyBit(KeyHash(key), bits);
+        const uint64_t hash = keys.hash(i, k);
+        const std::size_t b = KeyBit(hash, bits);
         if (!(key_bits[b / 64] & (uint64_t{1} << (b % 64)))) continue;
-        if (int64_t id = literals.Find(key); id >= 0) on_hit(static_cast<uint32_t>(id), i + k);
+        const std::string_view key = folded.substr(i, k);
+        if (int64_t id = literals.Find(key, hash); id >= 0) on_hit(static_cast<uint32_t>(id), i + k);
         if (k < kKeyBytes) continue;
-        const int64_t prefix = prefixes.Find(key);
+        const int64_t prefix = prefixes.Find(key, hash);
         if (prefix < 0) continue;
         const uint32_t begin = prefix_offsets[prefix], end = prefix_offsets[prefix + 1];
         if (begin > end || end > prefix_literals.size()) continue;  // a damaged table finds nothing
@@ -248,10 +334,12 @@ Result<PatternShard> PatternShard::Build(const util::Array<uint32_t>& members,
   std::vector<unsigned> fallback_flags;
   std::vector<uint32_t> fallback, every_line, check_ends;
   std::string check_chars;
+  std::vector<std::string> gates(n);
   for (uint32_t q = 0; q < n; ++q) {
     std::optional<PatternPlan> plan = std::move(plans[q]);
     plans[q].reset();
     if (plan) check_chars += plan->check;
+    if (plan) gates[q] = std::move(plan->gate);
     check_ends.push_back(static_cast<uint32_t>(check_chars.size()));
     if (!plan) {
       ++counts.invalid;
@@ -286,9 +374,13 @@ Result<PatternShard> PatternShard::Build(const util::Array<uint32_t>& members,
   util::SectionWriter distinct_w, rest_w;
   uint64_t lengths[2] = {0, 0};
   std::future<Result<regex::HsDatabase>> distinct_f;
-  if (threads > 1) distinct_f = std::async(std::launch::async, WriteLiterals, std::cref(distinct_lits), &distinct_w, &lengths[0]);
-  auto distinct_db = threads > 1 ? Result<regex::HsDatabase>(Status::Internal("")) : WriteLiterals(distinct_lits, &distinct_w, &lengths[0]);
-  auto broad_db = WriteLiterals(broad_lits, &rest_w, &lengths[1]);
+  if (threads > 1) {
+    distinct_f = std::async(std::launch::async, WriteLiterals, std::cref(distinct_lits), std::cref(gates), &distinct_w,
+                            &lengths[0]);
+  }
+  auto distinct_db = threads > 1 ? Result<regex::HsDatabase>(Status::Internal(""))
+                                 : WriteLiterals(distinct_lits, gates, &distinct_w, &lengths[0]);
+  auto broad_db = WriteLiterals(broad_lits, gates, &rest_w, &lengths[1]);
   auto fallback_db = regex::HsDatabase::CompileRegexes(fallback_exprs, fallback_flags);
   if (threads > 1) distinct_db = distinct_f.get();
   if (!distinct_db.ok()) return distinct_db.status();
@@ -373,9 +465,18 @@ std::optional<PatternShard> PatternShard::Load(const std::string& path, uint64_t
   return shard;
 }
 
+TextKeys::TextKeys(std::string_view text) : folded_(FoldedAscii(text)) {
+  hashes_.resize(folded_.size() * kBytes);
+  for (std::size_t i = 0; i < folded_.size(); ++i) {
+    for (std::size_t k = 1; k <= kBytes && i + k <= folded_.size(); ++k) {
+      hashes_[i * kBytes + k - 1] = KeyHash(std::string_view(folded_).substr(i, k));
+    }
+  }
+}
+
 void PatternShard::FindLiterals(Literals kind, std::string_view text,
-                                const std::function<void(uint32_t literal, std::size_t end)>& on_hit,
-                                Route route) const {
+                                const std::function<void(uint32_t literal, std::size_t end)>& on_hit, Route route,
+                                const TextKeys* keys) const {
   LiteralIndex& index = parts_->index[static_cast<int>(kind)];
   if (index.literals.size() == 0) return;
   if (route == Route::kAuto) {
@@ -392,7 +493,11 @@ void PatternShard::FindLiterals(Literals kind, std::string_view text,
     index.Database().Scan(text, [&](unsigned lit, unsigned long long end) { on_hit(lit, static_cast<std::size_t>(end)); });
     return;
   }
-  index.LookUp(FoldedAscii(text), on_hit);
+  if (keys) {
+    index.LookUp(*keys, on_hit);
+  } else {
+    index.LookUp(TextKeys(text), on_hit);
+  }
 }
 
 std::span<const uint32_t> PatternShard::LiteralPatterns(Literals kind, uint32_t literal) const {
@@ -401,6 +506,29 @@ std::span<const uint32_t> PatternShard::LiteralPatterns(Literals kind, uint32_t 
   const uint32_t begin = index.offsets[literal], end = index.offsets[literal + 1];
   if (begin > end || end > index.patterns.size()) return {};  // a damaged table leads nowhere
   return index.patterns.Slice(begin, end);
+}
+
+void PatternShard::Groups(Literals kind, uint32_t literal, std::vector<LiteralGroup>* out) const {
+  out->clear();
+  const LiteralIndex& index = parts_->index[static_cast<int>(kind)];
+  if (literal + 1 >= index.offsets.size()) return;
+  uint32_t begin = index.offsets[literal];
+  const uint32_t g_begin = index.group_starts[literal], g_end = index.group_starts[literal + 1];
+  if (g_begin > g_end || g_end > index.group_ends.size()) return;  // a damaged table leads nowhere
+  for (uint32_t g = g_begin; g < g_end; ++g) {
+    const uint32_t end = index.group_ends[g];
+    if (begin > end || end > index.patterns.size()) return;
+    LiteralGroup group{kNoGate, {}, index.patterns.Slice(begin, end)};
+    if (const uint32_t gate = index.group_gates[g]; gate != kNoGate && gate < index.gate_ends.size()) {
+      const uint32_t from = gate == 0 ? 0 : index.gate_ends[gate - 1], to = index.gate_ends[gate];
+      if (from >= to || to > index.gate_chars.size()) return;
+      const auto chars = index.gate_chars.Slice(from, to);
+      group.gate = gate;
+      group.gate_text = {chars.data(), chars.size()};
+    }
+    out->push_back(group);
+    begin = end;
+  }
 }
 
 bool PatternShard::has_literals(Literals kind) const {

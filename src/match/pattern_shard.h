@@ -53,6 +53,22 @@ struct ShardCounts {
   std::size_t broad_literals = 0;  // of which looked for on marked lines only
 };
 
+// A short text as the literal tables look it up: ASCII letters lowered,
+// and the hash of the key of each length (1 to kBytes) at each position.
+// Made once for a text and shared by every shard.
+class TextKeys {
+ public:
+  static constexpr std::size_t kBytes = 8;  // the tables' key length
+  explicit TextKeys(std::string_view text);
+  std::string_view folded() const { return folded_; }
+  // The hash of folded()[i, i + k), k <= kBytes and i + k <= size.
+  uint64_t hash(std::size_t i, std::size_t k) const { return hashes_[i * kBytes + k - 1]; }
+
+ private:
+  std::string folded_;
+  std::vector<uint64_t> hashes_;
+};
+
 class PatternShard {
  public:
   // Distinctive literals are looked for on every line, broad ones on
@@ -102,11 +118,21 @@ class PatternShard {
   // Calls on_hit(literal, end offset) for each occurrence of each literal
   // of `kind` in `text`, in order of start offset (kTable) or of end
   // offset (kDatabase).
+  // `keys`, when given, are TextKeys of `text`.
   void FindLiterals(Literals kind, std::string_view text,
                     const std::function<void(uint32_t literal, std::size_t end)>& on_hit,
-                    Route route = Route::kAuto) const;
+                    Route route = Route::kAuto, const TextKeys* keys = nullptr) const;
   // The local numbers of the patterns literal `literal` of `kind` leads to.
   std::span<const uint32_t> LiteralPatterns(Literals kind, uint32_t literal) const;
+  // The same in groups: every pattern of a group needs its gate in the
+  // line too (as LiteralCheck folds both), so a line without the gate
+  // skips the whole group. Gate ids are the shard's, per kind.
+  struct LiteralGroup {
+    uint32_t gate;  // UINT32_MAX for none
+    std::string_view gate_text;
+    std::span<const uint32_t> patterns;
+  };
+  void Groups(Literals kind, uint32_t literal, std::vector<LiteralGroup>* out) const;
   bool has_literals(Literals kind) const;
 
   // The regex database (a whole pattern or some of its branches per

@@ -151,6 +151,12 @@ bool BlockChecks::BlockOk(std::size_t b) const {
   return true;
 }
 
+void BlockChecks::CheckRange(std::size_t first, std::size_t last) const {
+  for (std::size_t b = first; b <= last; ++b) {
+    if (!Checked(b)) CheckBlock(b);
+  }
+}
+
 void BlockChecks::CheckBlock(std::size_t b) const {
   if (!BlockOk(b)) StopOnDamagedCache("cache file", path_, "block " + std::to_string(b));
 }
@@ -166,7 +172,7 @@ void StringTable::Write(const std::vector<std::string_view>& by_id, SectionWrite
   std::vector<uint32_t> slots(std::bit_ceil(std::max<std::size_t>(2 * by_id.size(), 2)), 0);
   const std::size_t mask = slots.size() - 1;
   for (std::size_t id = 0; id < by_id.size(); ++id) {
-    std::size_t at = XXH3_64bits(by_id[id].data(), by_id[id].size()) & mask;
+    std::size_t at = Hash(by_id[id]) & mask;
     while (slots[at] != 0) at = (at + 1) & mask;
     slots[at] = static_cast<uint32_t>(id + 1);
   }
@@ -190,9 +196,13 @@ std::string_view StringTable::At(uint32_t id) const {
   return {chars.data(), chars.size()};
 }
 
-int64_t StringTable::Find(std::string_view s) const {
+uint64_t StringTable::Hash(std::string_view s) { return XXH3_64bits(s.data(), s.size()); }
+
+int64_t StringTable::Find(std::string_view s) const { return Find(s, Hash(s)); }
+
+int64_t StringTable::Find(std::string_view s, uint64_t hash) const {
   const std::size_t mask = slots_.size() - 1;
-  std::size_t at = XXH3_64bits(s.data(), s.size()) & mask;
+  std::size_t at = hash & mask;
   for (std::size_t probes = 0; probes < slots_.size(); ++probes, at = (at + 1) & mask) {
     const uint32_t slot = slots_[at];
     if (slot == 0) return -1;

@@ -54,17 +54,23 @@ class BlockChecks {
   static std::size_t Blocks(std::size_t bytes) { return (bytes + kBlockBytes - 1) / kBlockBytes; }
 
   // Checks the blocks under [p, p + n) (inside the data) not checked yet.
-  void Check(const void* p, std::size_t n) const {
+  // Inline for the common case (one block, checked before): every read of
+  // a mapped array goes through here.
+  [[gnu::always_inline]] void Check(const void* p, std::size_t n) const {
     if (n == 0 || all_checked_) return;
     const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(p) - data_.data());
-    for (std::size_t b = at / kBlockBytes; b <= (at + n - 1) / kBlockBytes; ++b) {
-      if (!(checked_[b / 64].load(std::memory_order_relaxed) & (uint64_t{1} << (b % 64)))) CheckBlock(b);
-    }
+    const std::size_t first = at / kBlockBytes, last = (at + n - 1) / kBlockBytes;
+    if (first == last && Checked(first)) return;
+    CheckRange(first, last);
   }
   // Every block now; false (nothing marked) when one fails.
   bool CheckAll();
 
  private:
+  bool Checked(std::size_t b) const {
+    return (checked_[b / 64].load(std::memory_order_relaxed) >> (b % 64)) & 1;
+  }
+  void CheckRange(std::size_t first, std::size_t last) const;  // out of line: the slow path
   void CheckBlock(std::size_t b) const;  // stops the process when it fails
   bool BlockOk(std::size_t b) const;
 
@@ -156,7 +162,7 @@ class SectionFile {
   }
 
   // Checks the blocks under [p, p + n) that were not checked yet.
-  void Check(const void* p, std::size_t n) const { checks_.Check(p, n); }
+  [[gnu::always_inline]] void Check(const void* p, std::size_t n) const { checks_.Check(p, n); }
 
  private:
   SectionFile() = default;
@@ -170,8 +176,10 @@ class SectionFile {
   BlockChecks checks_;  // of the data after the tables
 };
 
+// Inlined always: a lookup in a mapped table is a handful of these, and a
+// call for each cost a tenth of a match at a million records.
 template <typename T>
-T Array<T>::operator[](std::size_t i) const {
+[[gnu::always_inline]] inline T Array<T>::operator[](std::size_t i) const {
   file_->Check(data_ + i, sizeof(T));
   return data_[i];
 }
@@ -198,6 +206,9 @@ class StringTable {
   std::size_t size() const { return ends_.size(); }
   // The id of `s`, or -1.
   int64_t Find(std::string_view s) const;
+  // The same for a caller that has Hash(s) already.
+  int64_t Find(std::string_view s, uint64_t hash) const;
+  static uint64_t Hash(std::string_view s);
   std::string_view At(uint32_t id) const;
 
  private:
