@@ -10,14 +10,10 @@
 // the shards whose patterns changed. Scanning pays one pass per shard,
 // which is why shards are large.
 //
-// Why two ways to find literals: a Hyperscan database scans a long log at
-// gigabytes a second, but must be copied out of the file and checked
-// whole before its first use (about 12 ms and 12 MB a shard of 128k
-// patterns). A short text (one error message, a request to the server)
-// is looked up instead in a hash table of the literals kept in the file,
-// which costs a few lookups per byte and reads only the pages they touch.
-// Both find the same literals: each literal matched anywhere in the text,
-// ASCII letters in either case.
+// Each shard holds two literal indexes (literal_index.h): distinctive
+// literals, looked for on every line, and broad ones, on marked lines
+// only. A short text is looked up in their tables, a long one scanned with
+// their Hyperscan databases.
 //
 // The file also keeps each pattern's literal check (literal_check.h), so
 // that a candidate is turned away without parsing its regex.
@@ -40,6 +36,7 @@
 #include <vector>
 
 #include "kedb/status.h"
+#include "match/literal_index.h"
 #include "regex/hs_database.h"
 #include "util/section_file.h"
 
@@ -53,38 +50,14 @@ struct ShardCounts {
   std::size_t broad_literals = 0;  // of which looked for on marked lines only
 };
 
-// A short text as the literal tables look it up: ASCII letters lowered,
-// and the hash of the key of each length (1 to kBytes) at each position.
-// Made once for a text and shared by every shard.
-class TextKeys {
- public:
-  static constexpr std::size_t kBytes = 8;  // the tables' key length
-  explicit TextKeys(std::string_view text);
-  std::string_view folded() const { return folded_; }
-  // The hash of folded()[i, i + k), k <= kBytes and i + k <= size.
-  uint64_t hash(std::size_t i, std::size_t k) const { return hashes_[i * kBytes + k - 1]; }
-
- private:
-  std::string folded_;
-  std::vector<uint64_t> hashes_;
-};
-
 class PatternShard {
  public:
   // Distinctive literals are looked for on every line, broad ones on
   // marked lines only (pattern_set.h).
   enum class Literals { kDistinct = 0, kBroad = 1 };
-  // Texts up to this size are looked up in the literal table, longer ones
-  // scanned with the Hyperscan database (see the top of this file). With
-  // fewer than kTableLiterals literals, Hyperscan scans a short text
-  // faster than the table (the corpus's 2,522 patterns: 10 against 17 µs a
-  // match), so after the first kTableTexts texts the database is read and
-  // used for all; with more, the table is faster (a million patterns: 0.9
-  // against 2.2 ms), its lookups touching a few cache lines where
-  // Hyperscan's touch many.
-  static constexpr std::size_t kShortText = 32 << 10;
-  static constexpr std::size_t kTableLiterals = 32 << 10;
-  static constexpr uint32_t kTableTexts = 16;
+  using Route = LiteralIndex::Route;
+  using LiteralGroup = LiteralIndex::Group;
+  static constexpr std::size_t kShortText = LiteralIndex::kShortText;
 
   PatternShard();
   PatternShard(PatternShard&&) noexcept;
@@ -110,28 +83,14 @@ class PatternShard {
   // members and checks out; else nullopt.
   static std::optional<PatternShard> Load(const std::string& path, uint64_t key, const util::Array<uint32_t>& members);
 
-  // How FindLiterals looks: kAuto takes the literal table for a short text
-  // when there are many literals, or when the database was not needed yet
-  // (for the first kTableTexts texts); else the database (read from the
-  // file on first use). The other two force a way, for tests.
-  enum class Route { kAuto, kTable, kDatabase };
   // Calls on_hit(literal, end offset) for each occurrence of each literal
-  // of `kind` in `text`, in order of start offset (kTable) or of end
-  // offset (kDatabase).
-  // `keys`, when given, are TextKeys of `text`.
+  // of `kind` in `text` (LiteralIndex::Find).
   void FindLiterals(Literals kind, std::string_view text,
                     const std::function<void(uint32_t literal, std::size_t end)>& on_hit,
                     Route route = Route::kAuto, const TextKeys* keys = nullptr) const;
   // The local numbers of the patterns literal `literal` of `kind` leads to.
   std::span<const uint32_t> LiteralPatterns(Literals kind, uint32_t literal) const;
-  // The same in groups: every pattern of a group needs its gate in the
-  // line too (as LiteralCheck folds both), so a line without the gate
-  // skips the whole group. Gate ids are the shard's, per kind.
-  struct LiteralGroup {
-    uint32_t gate;  // UINT32_MAX for none
-    std::string_view gate_text;
-    std::span<const uint32_t> patterns;
-  };
+  // The same in groups by gate (LiteralIndex::Groups).
   void Groups(Literals kind, uint32_t literal, std::vector<LiteralGroup>* out) const;
   bool has_literals(Literals kind) const;
 

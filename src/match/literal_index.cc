@@ -1,0 +1,274 @@
+#include "match/literal_index.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+
+#include "util/section_file.h"
+
+namespace kedb::match {
+namespace {
+
+// A literal that leads to this many patterns or more has them grouped by
+// gate (PatternPlan::gate); fewer are one group.
+constexpr std::size_t kGroupFrom = 8;
+constexpr uint32_t kNoGate = UINT32_MAX;
+
+// Literal table keys: a literal up to kKeyBytes long is its own key; a
+// longer one is found through its first kKeyBytes bytes, then compared.
+constexpr std::size_t kKeyBytes = TextKeys::kBytes;
+
+// The sections of one literal index, from its first.
+enum LiteralSection : std::size_t {
+  kDb,            // the Hyperscan database, serialized
+  kOffsets,       // literal i leads to patterns[offsets[i] .. offsets[i+1])
+  kPatterns,      // local pattern numbers
+  kLiteralTable,  // StringTable of the literals (three sections)
+  kPrefixTable = kLiteralTable + 3,  // StringTable of the keys of longer literals
+  kPrefixOffsets = kPrefixTable + 3,  // prefix j: prefix_literals[offsets[j] .. offsets[j+1])
+  kPrefixLiterals,
+  kKeyBits,       // a bit per key hash: most text is turned away here
+  // Literal i's patterns in groups: groups[group_starts[i] .. group_starts[i+1]),
+  // group g ending at group_ends[g] in patterns and needing gate g
+  // (kNoGate, or a string of the gate table) in the line too.
+  kGroupStarts,
+  kGroupGates,
+  kGroupEnds,
+  kGateChars,
+  kGateEnds,
+  kLiteralSections
+};
+
+static_assert(kLiteralSections == LiteralIndex::kSections);
+
+uint64_t KeyHash(std::string_view key) { return util::StringTable::Hash(key); }
+// The key bit of a hash: high bits, since the string tables' slots use the
+// low ones.
+std::size_t KeyBit(uint64_t hash, std::size_t bits) { return static_cast<std::size_t>(hash >> 32) & (bits - 1); }
+
+// Literal -> patterns in groups by gate (`gates`, by local pattern).
+struct LiteralGroups {
+  std::vector<uint32_t> patterns, offsets{0};
+  std::vector<uint32_t> group_starts{0}, group_gates, group_ends;
+  std::string gate_chars;
+  std::vector<uint32_t> gate_ends;
+};
+LiteralGroups GroupPatterns(const LiteralMap& by_literal, const std::vector<std::string>& gates) {
+  LiteralGroups out;
+  std::map<std::string_view, uint32_t> gate_ids;
+  auto gate_id = [&](std::string_view gate) {
+    auto [it, fresh] = gate_ids.try_emplace(gate, static_cast<uint32_t>(out.gate_ends.size()));
+    if (fresh) {
+      out.gate_chars += gate;
+      out.gate_ends.push_back(static_cast<uint32_t>(out.gate_chars.size()));
+    }
+    return it->second;
+  };
+  for (const auto& [lit, given] : by_literal) {
+    std::vector<uint32_t> pats = given;
+    const bool grouped = pats.size() >= kGroupFrom;
+    if (grouped) {
+      std::stable_sort(pats.begin(), pats.end(), [&](uint32_t a, uint32_t b) { return gates[a] < gates[b]; });
+    }
+    for (std::size_t i = 0; i < pats.size(); ++i) {
+      const std::string_view gate = grouped ? std::string_view(gates[pats[i]]) : std::string_view();
+      const bool opens = i == 0 || (grouped && gates[pats[i - 1]] != gate);
+      if (opens && i > 0) out.group_ends.push_back(static_cast<uint32_t>(out.patterns.size()));
+      if (opens) out.group_gates.push_back(gate.empty() ? kNoGate : gate_id(gate));
+      out.patterns.push_back(pats[i]);
+    }
+    if (!pats.empty()) out.group_ends.push_back(static_cast<uint32_t>(out.patterns.size()));
+    out.offsets.push_back(static_cast<uint32_t>(out.patterns.size()));
+    out.group_starts.push_back(static_cast<uint32_t>(out.group_gates.size()));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<regex::HsDatabase> LiteralIndex::Write(const LiteralMap& by_literal, const std::vector<std::string>& gates,
+                                              util::SectionWriter* w, uint64_t* lengths) {
+  std::vector<std::string> literals;
+  for (const auto& entry : by_literal) literals.push_back(entry.first);
+  const LiteralGroups groups = GroupPatterns(by_literal, gates);
+  auto db = regex::HsDatabase::CompileLiterals(literals);
+  if (!db.ok()) return db.status();
+  // Longer literals by key: literals are sorted, so those sharing a key
+  // are neighbours.
+  std::vector<std::string_view> prefixes;
+  std::vector<uint32_t> prefix_offsets{0}, prefix_literals;
+  *lengths = 0;
+  std::vector<uint64_t> key_hashes;
+  for (uint32_t i = 0; i < literals.size(); ++i) {
+    const std::string_view lit = literals[i];
+    const std::string_view key = lit.substr(0, kKeyBytes);
+    *lengths |= uint64_t{1} << (key.size() - 1);
+    if (lit.size() <= kKeyBytes) {
+      key_hashes.push_back(KeyHash(key));
+      continue;
+    }
+    if (prefixes.empty() || prefixes.back() != key) {
+      if (!prefixes.empty()) prefix_offsets.push_back(static_cast<uint32_t>(prefix_literals.size()));
+      prefixes.push_back(key);
+      key_hashes.push_back(KeyHash(key));
+    }
+    prefix_literals.push_back(i);
+  }
+  if (!prefixes.empty()) prefix_offsets.push_back(static_cast<uint32_t>(prefix_literals.size()));
+  // About 16 bits a key: one text position in 16 that is no key reaches
+  // the tables.
+  std::vector<uint64_t> bits(std::bit_ceil(std::max<std::size_t>(key_hashes.size() / 4, 1)), 0);
+  for (uint64_t h : key_hashes) {
+    const std::size_t b = KeyBit(h, bits.size() * 64);
+    bits[b / 64] |= uint64_t{1} << (b % 64);
+  }
+  w->AddBytes(db->Serialize());
+  w->Add(groups.offsets);
+  w->Add(groups.patterns);
+  std::vector<std::string_view> views(literals.begin(), literals.end());
+  util::StringTable::Write(views, w);
+  util::StringTable::Write(prefixes, w);
+  w->Add(prefix_offsets);
+  w->Add(prefix_literals);
+  w->Add(bits);
+  w->Add(groups.group_starts);
+  w->Add(groups.group_gates);
+  w->Add(groups.group_ends);
+  w->AddBytes(groups.gate_chars);
+  w->Add(groups.gate_ends);
+  return db;
+}
+
+
+std::string FoldedAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  }
+  return out;
+}
+
+TextKeys::TextKeys(std::string_view text) : folded_(FoldedAscii(text)) {
+  hashes_.resize(folded_.size() * kBytes);
+  for (std::size_t i = 0; i < folded_.size(); ++i) {
+    for (std::size_t k = 1; k <= kBytes && i + k <= folded_.size(); ++k) {
+      hashes_[i * kBytes + k - 1] = KeyHash(std::string_view(folded_).substr(i, k));
+    }
+  }
+}
+
+bool LiteralIndex::Bind(const util::SectionFile& file, std::size_t first, uint64_t key_lengths) {
+  lengths_ = key_lengths;
+  return file.Get(first + kDb, &db_bytes_) && file.Get(first + kOffsets, &offsets_) &&
+         file.Get(first + kPatterns, &patterns_) && literals_.Bind(file, first + kLiteralTable) &&
+         prefixes_.Bind(file, first + kPrefixTable) && file.Get(first + kPrefixOffsets, &prefix_offsets_) &&
+         file.Get(first + kPrefixLiterals, &prefix_literals_) && file.Get(first + kKeyBits, &key_bits_) &&
+         file.Get(first + kGroupStarts, &group_starts_) && file.Get(first + kGroupGates, &group_gates_) &&
+         file.Get(first + kGroupEnds, &group_ends_) && file.Get(first + kGateChars, &gate_chars_) &&
+         file.Get(first + kGateEnds, &gate_ends_) && group_starts_.size() == literals_.size() + 1 &&
+         group_gates_.size() == group_ends_.size() &&
+         offsets_.size() == literals_.size() + 1 && prefix_offsets_.size() == prefixes_.size() + 1 &&
+         !key_bits_.empty() && std::has_single_bit(key_bits_.size());
+}
+
+const regex::HsDatabase& LiteralIndex::Database() const {
+  std::call_once(db_once_, [&] {
+    const auto bytes = db_bytes_.All();
+    // A database that does not read back finds nothing; the file's
+    // block checks passed, so this means another Hyperscan.
+    if (!bytes.empty()) {
+      if (auto read = regex::HsDatabase::Deserialize({bytes.data(), bytes.size()}); read.ok()) db_ = std::move(*read);
+    }
+    db_ready_ = true;
+  });
+  return db_;
+}
+
+// Each literal at each position of the text.
+template <typename F>
+void LiteralIndex::LookUp(const TextKeys& keys, F&& on_hit) const {
+  const std::string_view folded = keys.folded();
+  const std::size_t bits = key_bits_.size() * 64;
+  for (std::size_t i = 0; i < folded.size(); ++i) {
+    const std::size_t longest = std::min(kKeyBytes, folded.size() - i);
+    for (std::size_t k = 1; k <= longest; ++k) {
+      if (!(lengths_ & (uint64_t{1} << (k - 1)))) continue;
+      const uint64_t hash = keys.hash(i, k);
+      const std::size_t b = KeyBit(hash, bits);
+      if (!(key_bits_[b / 64] & (uint64_t{1} << (b % 64)))) continue;
+      const std::string_view key = folded.substr(i, k);
+      if (int64_t id = literals_.Find(key, hash); id >= 0) on_hit(static_cast<uint32_t>(id), i + k);
+      if (k < kKeyBytes) continue;
+      const int64_t prefix = prefixes_.Find(key, hash);
+      if (prefix < 0) continue;
+      const uint32_t begin = prefix_offsets_[prefix], end = prefix_offsets_[prefix + 1];
+      if (begin > end || end > prefix_literals_.size()) continue;  // a damaged table finds nothing
+      for (uint32_t lit : prefix_literals_.Slice(begin, end)) {
+        const std::string_view text = literals_.At(lit);
+        if (folded.substr(i, text.size()) == text) on_hit(lit, i + text.size());
+      }
+    }
+  }
+}
+
+void LiteralIndex::KeepDatabase(regex::HsDatabase db) {
+  std::call_once(db_once_, [&] {
+    db_ = std::move(db);
+    db_ready_ = true;
+  });
+}
+
+void LiteralIndex::Find(std::string_view text, const std::function<void(uint32_t literal, std::size_t end)>& on_hit,
+                        Route route, const TextKeys* keys) const {
+  if (literals_.size() == 0) return;
+  if (route == Route::kAuto) {
+    bool database = text.size() > kShortText;
+    // A process that matches many texts (a server, a long run) reads a
+    // small database once and then scans with it.
+    if (!database && literals_.size() < kTableLiterals) {
+      database = db_ready_.load(std::memory_order_acquire) ||
+                 table_uses_.fetch_add(1, std::memory_order_relaxed) >= kTableTexts;
+    }
+    route = database ? Route::kDatabase : Route::kTable;
+  }
+  if (route == Route::kDatabase) {
+    Database().Scan(text, [&](unsigned lit, unsigned long long end) { on_hit(lit, static_cast<std::size_t>(end)); });
+    return;
+  }
+  if (keys) {
+    LookUp(*keys, on_hit);
+  } else {
+    LookUp(TextKeys(text), on_hit);
+  }
+}
+
+std::span<const uint32_t> LiteralIndex::Patterns(uint32_t literal) const {
+  if (literal + 1 >= offsets_.size()) return {};
+  const uint32_t begin = offsets_[literal], end = offsets_[literal + 1];
+  if (begin > end || end > patterns_.size()) return {};  // a damaged table leads nowhere
+  return patterns_.Slice(begin, end);
+}
+
+void LiteralIndex::Groups(uint32_t literal, std::vector<Group>* out) const {
+  out->clear();
+  if (literal + 1 >= offsets_.size()) return;
+  uint32_t begin = offsets_[literal];
+  const uint32_t g_begin = group_starts_[literal], g_end = group_starts_[literal + 1];
+  if (g_begin > g_end || g_end > group_ends_.size()) return;  // a damaged table leads nowhere
+  for (uint32_t g = g_begin; g < g_end; ++g) {
+    const uint32_t end = group_ends_[g];
+    if (begin > end || end > patterns_.size()) return;
+    Group group{kNoGate, {}, patterns_.Slice(begin, end)};
+    if (const uint32_t gate = group_gates_[g]; gate != kNoGate && gate < gate_ends_.size()) {
+      const uint32_t from = gate == 0 ? 0 : gate_ends_[gate - 1], to = gate_ends_[gate];
+      if (from >= to || to > gate_chars_.size()) return;
+      const auto chars = gate_chars_.Slice(from, to);
+      group.gate = gate;
+      group.gate_text = {chars.data(), chars.size()};
+    }
+    out->push_back(group);
+    begin = end;
+  }
+}
+
+}  // namespace kedb::match

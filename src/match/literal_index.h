@@ -1,0 +1,128 @@
+// LiteralIndex: one set of prefilter literals of a pattern shard
+// (pattern_shard.h), kept in the shard's section file and used in place:
+// where each literal is found in a text, and which patterns it leads to.
+//
+// Two ways to find literals, with the same answers: a Hyperscan literal
+// database scans a long log at gigabytes a second, but must be copied out
+// of the file and checked whole before its first use (about 12 ms and
+// 12 MB for 128k literals). A short text (one error message, a request to
+// the server) is looked up instead in a hash table of the literals, keyed
+// by their first 8 bytes, behind a bitmap of key hashes: a few lookups per
+// byte, reading only the pages they touch. Both find each occurrence of
+// each literal, ASCII letters in either case.
+//
+// The patterns behind a literal are in groups by gate: another literal
+// each pattern of the group needs in a line (LiteralCheck folding). A line
+// without the gate skips the group after one substring search; at a
+// million patterns a literal such as "failed to read " leads to thousands.
+//
+// Immutable once bound; every const method is thread-safe.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kedb/status.h"
+#include "regex/hs_database.h"
+#include "util/section_file.h"
+
+namespace kedb::match {
+
+// `s` with ASCII letters lowered: how literals are kept and matched (as
+// Hyperscan's caseless flag matches them).
+std::string FoldedAscii(std::string_view s);
+
+// A short text as the literal tables look it up: folded, and the hash of
+// the key of each length (1 to kBytes) at each position. Made once for a
+// text and shared by every shard.
+class TextKeys {
+ public:
+  static constexpr std::size_t kBytes = 8;  // the tables' key length
+  explicit TextKeys(std::string_view text);
+  std::string_view folded() const { return folded_; }
+  // The hash of folded()[i, i + k), k <= kBytes and i + k <= size.
+  uint64_t hash(std::size_t i, std::size_t k) const { return hashes_[i * kBytes + k - 1]; }
+
+ private:
+  std::string folded_;
+  std::vector<uint64_t> hashes_;
+};
+
+// Folded literal -> the local numbers of the patterns it leads to, ascending.
+using LiteralMap = std::map<std::string, std::vector<uint32_t>>;
+
+class LiteralIndex {
+ public:
+  static constexpr std::size_t kSections = 17;  // in a section file, from the first given
+  // Texts up to this size are looked up in the table, longer ones scanned
+  // with the database. With fewer than kTableLiterals literals, Hyperscan
+  // scans a short text faster than the table (the corpus's 2,522 patterns:
+  // 10 against 17 µs a match), so after the first kTableTexts texts the
+  // database is read and used for all; with more, the table is faster (a
+  // million patterns: 0.9 against 2.2 ms), its lookups touching a few
+  // cache lines where Hyperscan's touch many.
+  static constexpr std::size_t kShortText = 32 << 10;
+  static constexpr std::size_t kTableLiterals = 32 << 10;
+  static constexpr uint32_t kTableTexts = 16;
+
+  // How Find looks: kAuto as above; the other two force a way, for tests.
+  enum class Route { kAuto, kTable, kDatabase };
+
+  // Patterns behind a literal that need `gate_text` too (none when empty).
+  struct Group {
+    uint32_t gate;  // the index's gate number, UINT32_MAX for none
+    std::string_view gate_text;
+    std::span<const uint32_t> patterns;
+  };
+
+  // Writes the index of `by_literal` as kSections sections; `gates[q]` is
+  // local pattern q's gate ("" for none). Returns the database compiled
+  // on the way; `lengths` gets the key lengths present (bit k-1 for k).
+  static Result<regex::HsDatabase> Write(const LiteralMap& by_literal, const std::vector<std::string>& gates,
+                                         util::SectionWriter* w, uint64_t* lengths);
+
+  // The sections from `first` of `file` (which must outlive this), with
+  // the key lengths Write gave; false when they do not fit together.
+  bool Bind(const util::SectionFile& file, std::size_t first, uint64_t lengths);
+  // A database just compiled, kept instead of read back from the file.
+  void KeepDatabase(regex::HsDatabase db);
+
+  std::size_t size() const { return literals_.size(); }
+  // Calls on_hit(literal, end offset) for each occurrence of each literal
+  // in `text`, in order of start offset (table) or of end offset
+  // (database). `keys`, when given, are TextKeys of `text`.
+  void Find(std::string_view text, const std::function<void(uint32_t literal, std::size_t end)>& on_hit,
+            Route route = Route::kAuto, const TextKeys* keys = nullptr) const;
+  // The patterns literal `literal` leads to, and the same in groups.
+  std::span<const uint32_t> Patterns(uint32_t literal) const;
+  void Groups(uint32_t literal, std::vector<Group>* out) const;
+
+ private:
+  const regex::HsDatabase& Database() const;  // read from the file on first use
+  template <typename F>
+  void LookUp(const TextKeys& keys, F&& on_hit) const;
+
+  util::Array<char> db_bytes_;
+  util::Array<uint32_t> offsets_, patterns_;
+  util::StringTable literals_, prefixes_;
+  util::Array<uint32_t> prefix_offsets_, prefix_literals_;
+  util::Array<uint64_t> key_bits_;
+  util::Array<uint32_t> group_starts_, group_gates_, group_ends_, gate_ends_;
+  util::Array<char> gate_chars_;
+  uint64_t lengths_ = 0;
+
+  mutable std::once_flag db_once_;
+  mutable std::atomic<bool> db_ready_{false};
+  mutable std::atomic<uint32_t> table_uses_{0};
+  mutable regex::HsDatabase db_;
+};
+
+}  // namespace kedb::match
