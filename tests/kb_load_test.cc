@@ -1,6 +1,7 @@
 // Loading knowledge bases from every supported source.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -30,6 +31,52 @@ TEST(KbLoad, JsonlFileWithLineNumbers) {
   EXPECT_EQ(report.diagnostics[0].column, 90);
   EXPECT_EQ(report.diagnostics[0].field, "confidence");
   EXPECT_EQ(kb->records()[0].origin.format, Origin::Format::kJsonl);
+}
+
+// Records are read on both cores in batches: a large file loads as if
+// read in one pass. Records keep their order, every problem is reported
+// at its own line and in line order, and of two records with one id the
+// first is kept, across batches.
+TEST(KbLoad, ALargeFileLoadsAsInOnePass) {
+  TempDir tmp;
+  std::string text;
+  std::vector<int> broken, duplicate, bad_field;
+  for (int i = 1; i <= 10000; ++i) {
+    if (i % 997 == 0) {
+      text += "{\"id\": \"t/broken\", \"signature\": \n";  // malformed JSON
+      broken.push_back(i);
+    } else if (i % 1409 == 0) {
+      text += "{\"id\": \"t/r" + std::to_string(i - 1000) + "\", \"signature\": \"late copy\", \"regex\": \"x\", \"domain\": \"t\"}\n";
+      duplicate.push_back(i);
+    } else if (i % 1201 == 0) {
+      text += "{\"id\": \"t/r" + std::to_string(i) + "\", \"signature\": \"S\", \"regex\": \"S\", \"domain\": \"t\", \"confidence\": 7}\n";
+      bad_field.push_back(i);
+    } else {
+      text += "{\"id\": \"t/r" + std::to_string(i) + "\", \"signature\": \"record " + std::to_string(i) +
+              " failed\", \"regex\": \"record " + std::to_string(i) + " failed\", \"domain\": \"t\"}\n";
+    }
+  }
+  WriteFile(tmp.path() / "kb.jsonl", text);
+  LoadReport report;
+  auto kb = KnowledgeBase::Load((tmp.path() / "kb.jsonl").string(), LoadOptions{}, &report);
+  ASSERT_TRUE(kb.ok());
+  EXPECT_EQ(report.documents, 10000u);
+  // Every kept record in file order, each the first of its id.
+  int last = 0;
+  for (const Record& r : kb->records()) {
+    EXPECT_GT(r.origin.line, last) << r.id;
+    last = r.origin.line;
+    EXPECT_EQ(r.id, "t/r" + std::to_string(r.origin.line));
+    EXPECT_NE(r.signature, "late copy");
+  }
+  // One diagnostic per bad line, in line order, each at its own line.
+  std::vector<int> lines;
+  for (const Diagnostic& d : report.diagnostics) lines.push_back(d.line);
+  EXPECT_TRUE(std::is_sorted(lines.begin(), lines.end()));
+  for (int line : broken) EXPECT_EQ(std::count(lines.begin(), lines.end(), line), 1) << line;
+  for (int line : duplicate) EXPECT_EQ(std::count(lines.begin(), lines.end(), line), 1) << line;
+  for (int line : bad_field) EXPECT_EQ(std::count(lines.begin(), lines.end(), line), 1) << line;
+  EXPECT_EQ(kb->size(), 10000u - broken.size() - duplicate.size() - bad_field.size());
 }
 
 TEST(KbLoad, DirectoryMixesNativeAndCanonRecords) {
