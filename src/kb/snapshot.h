@@ -21,7 +21,7 @@
 // key, a bad checksum or a short read is ignored and the source is loaded
 // and validated again. Snapshots never change what a load returns.
 //
-// Layout (format 6), every offset from the start of the file: a fixed
+// Layout (format 7), every offset from the start of the file: a fixed
 // header (magic, key, record count, content key, section offsets,
 // checksum), the load report, every record's encoding back to back, every
 // record's regex back to back, then, aligned to 8 bytes, a table of

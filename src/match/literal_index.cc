@@ -34,9 +34,8 @@ enum LiteralSection : std::size_t {
   kGroupStarts,
   kGroupGates,
   kGroupEnds,
-  kGateChars,
-  kGateEnds,
-  kLiteralSections
+  kGates,  // StringList of the gates (two sections)
+  kLiteralSections = kGates + 2
 };
 
 static_assert(kLiteralSections == LiteralIndex::kSections);
@@ -50,18 +49,14 @@ std::size_t KeyBit(uint64_t hash, std::size_t bits) { return static_cast<std::si
 struct LiteralGroups {
   std::vector<uint32_t> patterns, offsets{0};
   std::vector<uint32_t> group_starts{0}, group_gates, group_ends;
-  std::string gate_chars;
-  std::vector<uint32_t> gate_ends;
+  std::vector<std::string_view> gates;  // by gate number
 };
 LiteralGroups GroupPatterns(const LiteralMap& by_literal, const std::vector<std::string>& gates) {
   LiteralGroups out;
   std::map<std::string_view, uint32_t> gate_ids;
   auto gate_id = [&](std::string_view gate) {
-    auto [it, fresh] = gate_ids.try_emplace(gate, static_cast<uint32_t>(out.gate_ends.size()));
-    if (fresh) {
-      out.gate_chars += gate;
-      out.gate_ends.push_back(static_cast<uint32_t>(out.gate_chars.size()));
-    }
+    auto [it, fresh] = gate_ids.try_emplace(gate, static_cast<uint32_t>(out.gates.size()));
+    if (fresh) out.gates.push_back(gate);
     return it->second;
   };
   for (const auto& [lit, given] : by_literal) {
@@ -134,8 +129,7 @@ Result<regex::HsDatabase> LiteralIndex::Write(const LiteralMap& by_literal, cons
   w->Add(groups.group_starts);
   w->Add(groups.group_gates);
   w->Add(groups.group_ends);
-  w->AddBytes(groups.gate_chars);
-  w->Add(groups.gate_ends);
+  util::StringList::Write(groups.gates, w);
   return db;
 }
 
@@ -159,29 +153,37 @@ TextKeys::TextKeys(std::string_view text) : folded_(FoldedAscii(text)) {
 
 bool LiteralIndex::Bind(const util::SectionFile& file, std::size_t first, uint64_t key_lengths) {
   lengths_ = key_lengths;
-  return file.Get(first + kDb, &db_bytes_) && file.Get(first + kOffsets, &offsets_) &&
+  util::Array<char> db_bytes;
+  if (!file.Get(first + kDb, &db_bytes)) return false;
+  db_.Bind(db_bytes);
+  return file.Get(first + kOffsets, &offsets_) &&
          file.Get(first + kPatterns, &patterns_) && literals_.Bind(file, first + kLiteralTable) &&
          prefixes_.Bind(file, first + kPrefixTable) && file.Get(first + kPrefixOffsets, &prefix_offsets_) &&
          file.Get(first + kPrefixLiterals, &prefix_literals_) && file.Get(first + kKeyBits, &key_bits_) &&
          file.Get(first + kGroupStarts, &group_starts_) && file.Get(first + kGroupGates, &group_gates_) &&
-         file.Get(first + kGroupEnds, &group_ends_) && file.Get(first + kGateChars, &gate_chars_) &&
-         file.Get(first + kGateEnds, &gate_ends_) && group_starts_.size() == literals_.size() + 1 &&
+         file.Get(first + kGroupEnds, &group_ends_) && gates_.Bind(file, first + kGates) &&
+         group_starts_.size() == literals_.size() + 1 &&
          group_gates_.size() == group_ends_.size() &&
          offsets_.size() == literals_.size() + 1 && prefix_offsets_.size() == prefixes_.size() + 1 &&
          !key_bits_.empty() && std::has_single_bit(key_bits_.size());
 }
 
-const regex::HsDatabase& LiteralIndex::Database() const {
-  std::call_once(db_once_, [&] {
-    const auto bytes = db_bytes_.All();
-    // A database that does not read back finds nothing; the file's
-    // block checks passed, so this means another Hyperscan.
+const regex::HsDatabase& StoredDatabase::Get() const {
+  std::call_once(once_, [&] {
+    const auto bytes = bytes_.All();
     if (!bytes.empty()) {
       if (auto read = regex::HsDatabase::Deserialize({bytes.data(), bytes.size()}); read.ok()) db_ = std::move(*read);
     }
-    db_ready_ = true;
+    ready_ = true;
   });
   return db_;
+}
+
+void StoredDatabase::Keep(regex::HsDatabase db) {
+  std::call_once(once_, [&] {
+    db_ = std::move(db);
+    ready_ = true;
+  });
 }
 
 // Each literal at each position of the text.
@@ -211,12 +213,7 @@ void LiteralIndex::LookUp(const TextKeys& keys, F&& on_hit) const {
   }
 }
 
-void LiteralIndex::KeepDatabase(regex::HsDatabase db) {
-  std::call_once(db_once_, [&] {
-    db_ = std::move(db);
-    db_ready_ = true;
-  });
-}
+void LiteralIndex::KeepDatabase(regex::HsDatabase db) { db_.Keep(std::move(db)); }
 
 void LiteralIndex::Find(std::string_view text, const std::function<void(uint32_t literal, std::size_t end)>& on_hit,
                         Route route, const TextKeys* keys) const {
@@ -226,13 +223,13 @@ void LiteralIndex::Find(std::string_view text, const std::function<void(uint32_t
     // A process that matches many texts (a server, a long run) reads a
     // small database once and then scans with it.
     if (!database && literals_.size() < kTableLiterals) {
-      database = db_ready_.load(std::memory_order_acquire) ||
+      database = db_.ready() ||
                  table_uses_.fetch_add(1, std::memory_order_relaxed) >= kTableTexts;
     }
     route = database ? Route::kDatabase : Route::kTable;
   }
   if (route == Route::kDatabase) {
-    Database().Scan(text, [&](unsigned lit, unsigned long long end) { on_hit(lit, static_cast<std::size_t>(end)); });
+    db_.Get().Scan(text, [&](unsigned lit, unsigned long long end) { on_hit(lit, static_cast<std::size_t>(end)); });
     return;
   }
   if (keys) {
@@ -259,12 +256,11 @@ void LiteralIndex::Groups(uint32_t literal, std::vector<Group>* out) const {
     const uint32_t end = group_ends_[g];
     if (begin > end || end > patterns_.size()) return;
     Group group{kNoGate, {}, patterns_.Slice(begin, end)};
-    if (const uint32_t gate = group_gates_[g]; gate != kNoGate && gate < gate_ends_.size()) {
-      const uint32_t from = gate == 0 ? 0 : gate_ends_[gate - 1], to = gate_ends_[gate];
-      if (from >= to || to > gate_chars_.size()) return;
-      const auto chars = gate_chars_.Slice(from, to);
-      group.gate = gate;
-      group.gate_text = {chars.data(), chars.size()};
+    // A gate the list does not hold reads as none: the group's patterns
+    // are then tried, which costs time and loses nothing.
+    if (const uint32_t gate = group_gates_[g]; gate != kNoGate) {
+      group.gate_text = gates_.At(gate);
+      if (!group.gate_text.empty()) group.gate = gate;
     }
     out->push_back(group);
     begin = end;

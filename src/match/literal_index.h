@@ -56,6 +56,27 @@ class TextKeys {
   std::vector<uint64_t> hashes_;
 };
 
+// A Hyperscan database kept serialized in a section of a file, read from
+// it on first use (copied out and checked whole, as Hyperscan requires),
+// or given when just compiled. Thread-safe.
+class StoredDatabase {
+ public:
+  void Bind(const util::Array<char>& bytes) { bytes_ = bytes; }
+  // The database; empty when none was stored or it does not read back
+  // (the file's checks passed, so that means another Hyperscan).
+  const regex::HsDatabase& Get() const;
+  // Whether Get() has read it already (or Keep() gave it).
+  bool ready() const { return ready_.load(std::memory_order_acquire); }
+  void Keep(regex::HsDatabase db);
+  bool empty() const { return bytes_.empty(); }
+
+ private:
+  util::Array<char> bytes_;
+  mutable std::once_flag once_;
+  mutable std::atomic<bool> ready_{false};
+  mutable regex::HsDatabase db_;
+};
+
 // Folded literal -> the local numbers of the patterns it leads to, ascending.
 using LiteralMap = std::map<std::string, std::vector<uint32_t>>;
 
@@ -106,23 +127,18 @@ class LiteralIndex {
   void Groups(uint32_t literal, std::vector<Group>* out) const;
 
  private:
-  const regex::HsDatabase& Database() const;  // read from the file on first use
   template <typename F>
   void LookUp(const TextKeys& keys, F&& on_hit) const;
 
-  util::Array<char> db_bytes_;
+  StoredDatabase db_;
   util::Array<uint32_t> offsets_, patterns_;
   util::StringTable literals_, prefixes_;
   util::Array<uint32_t> prefix_offsets_, prefix_literals_;
   util::Array<uint64_t> key_bits_;
-  util::Array<uint32_t> group_starts_, group_gates_, group_ends_, gate_ends_;
-  util::Array<char> gate_chars_;
+  util::Array<uint32_t> group_starts_, group_gates_, group_ends_;
+  util::StringList gates_;
   uint64_t lengths_ = 0;
-
-  mutable std::once_flag db_once_;
-  mutable std::atomic<bool> db_ready_{false};
   mutable std::atomic<uint32_t> table_uses_{0};
-  mutable regex::HsDatabase db_;
 };
 
 }  // namespace kedb::match

@@ -1,6 +1,5 @@
 #include "match/pattern_set.h"
 
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -152,25 +151,23 @@ PatternSet::~PatternSet() {
   }
 }
 
-PatternSet::Compiled& PatternSet::Slot(uint32_t p) const {
-  std::atomic<SlotPage*>& page = slot_pages_[p >> kSlotPageBits];
-  SlotPage* slots = page.load(std::memory_order_acquire);
-  if (!slots) {
-    auto fresh = std::make_unique<SlotPage>();
-    SlotPage* expected = nullptr;
-    if (page.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) {
-      slots = fresh.release();
-    } else {
-      slots = expected;  // another thread got there first
-    }
-  }
-  std::atomic<Compiled*>& slot = slots->slots[p & ((std::size_t{1} << kSlotPageBits) - 1)];
-  Compiled* c = slot.load(std::memory_order_acquire);
-  if (c) return *c;
-  auto fresh = std::make_unique<Compiled>();
-  Compiled* expected = nullptr;
-  if (slot.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) return *fresh.release();
+namespace {
+
+// *at, made on first call; when two threads race, one's is kept.
+template <typename T>
+T& MadeOnce(std::atomic<T*>& at) {
+  if (T* existing = at.load(std::memory_order_acquire)) return *existing;
+  auto fresh = std::make_unique<T>();
+  T* expected = nullptr;
+  if (at.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) return *fresh.release();
   return *expected;
+}
+
+}  // namespace
+
+PatternSet::Compiled& PatternSet::Slot(uint32_t p) const {
+  SlotPage& page = MadeOnce(slot_pages_[p >> kSlotPageBits]);
+  return MadeOnce(page.slots[p & ((std::size_t{1} << kSlotPageBits) - 1)]);
 }
 
 const PatternSet::Compiled& PatternSet::Get(uint32_t p) const {

@@ -148,10 +148,9 @@ class PatternSet {
   };
   PatternSet() = default;
   ~PatternSet();
-  // Pattern p compiled, on its first call (allocated then: a set of a
-  // million patterns holds a pointer for each, not a Compiled).
+  // Pattern p compiled, on its first call.
   const Compiled& Get(uint32_t p) const;
-  // Pattern p's slot, allocated on first call.
+  // Pattern p's slot, allocated (with its page) on first call.
   Compiled& Slot(uint32_t p) const;
   // The literal check of pattern p, which is `local` in `shard`: read
   // from the shard's file, without parsing the pattern.

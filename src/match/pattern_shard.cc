@@ -37,9 +37,8 @@ enum Section : std::size_t {
   kFallbackDb = kBroad + LiteralIndex::kSections,
   kFallback,
   kEveryLine,
-  kCheckChars,
-  kCheckEnds,
-  kSections
+  kChecks,  // StringList of every pattern's LiteralCheck::Encode (two sections)
+  kSections = kChecks + 2
 };
 enum Meta : std::size_t { kMembers, kPrefiltered, kInvalid, kLengthsDistinct, kLengthsBroad, kMetaSize };
 
@@ -81,18 +80,14 @@ std::optional<PatternPlan> PlanPattern(std::string_view pattern) {
   return plan;
 }
 
-// One literal index's sections, and its compiled database (nullopt when
-// there is no literal). The key lengths present go to `lengths` (bit k-1
-// for a key of k bytes).
 }  // namespace
 
 struct PatternShard::Parts {
   std::unique_ptr<util::SectionFile> file;
   LiteralIndex index[2];
-  util::Array<char> fallback_bytes, check_chars;
-  util::Array<uint32_t> fallback, every_line, check_ends;
-  std::once_flag fallback_once;
-  regex::HsDatabase fallback_db;
+  StoredDatabase fallback_db;
+  util::Array<uint32_t> fallback, every_line;
+  util::StringList checks;
 };
 
 PatternShard::PatternShard() = default;
@@ -123,19 +118,17 @@ Result<PatternShard> PatternShard::Build(const util::Array<uint32_t>& members,
   LiteralMap by_literal;
   std::vector<std::string> fallback_exprs;
   std::vector<unsigned> fallback_flags;
-  std::vector<uint32_t> fallback, every_line, check_ends;
-  std::string check_chars;
-  std::vector<std::string> gates(n);
+  std::vector<uint32_t> fallback, every_line;
+  std::vector<std::string> checks(n), gates(n);
   for (uint32_t q = 0; q < n; ++q) {
     std::optional<PatternPlan> plan = std::move(plans[q]);
     plans[q].reset();
-    if (plan) check_chars += plan->check;
-    if (plan) gates[q] = std::move(plan->gate);
-    check_ends.push_back(static_cast<uint32_t>(check_chars.size()));
     if (!plan) {
       ++counts.invalid;
       continue;
     }
+    checks[q] = std::move(plan->check);
+    gates[q] = std::move(plan->gate);
     PrefilterPlan& pre = plan->prefilter;
     if (pre.unreachable) {
       every_line.push_back(q);
@@ -185,8 +178,7 @@ Result<PatternShard> PatternShard::Build(const util::Array<uint32_t>& members,
   w.AddBytes(fallback_db->Serialize());
   w.Add(fallback);
   w.Add(every_line);
-  w.AddBytes(check_chars);
-  w.Add(check_ends);
+  util::StringList::Write(std::vector<std::string_view>(checks.begin(), checks.end()), &w);
 
   PatternShard shard;
   shard.members_ = members;
@@ -198,7 +190,7 @@ Result<PatternShard> PatternShard::Build(const util::Array<uint32_t>& members,
   Parts& parts = *shard.parts_;
   parts.index[0].KeepDatabase(std::move(*distinct_db));
   parts.index[1].KeepDatabase(std::move(*broad_db));
-  std::call_once(parts.fallback_once, [&] { parts.fallback_db = std::move(*fallback_db); });
+  parts.fallback_db.Keep(std::move(*fallback_db));
   return shard;
 }
 
@@ -208,13 +200,14 @@ bool PatternShard::Bind() {
   if (!p.file || p.file->sections() != kSections || !p.file->Get(kMeta, &meta) || meta.size() != kMetaSize) {
     return false;
   }
+  util::Array<char> fallback_bytes;
   if (meta[kMembers] != members_.size() || !p.index[0].Bind(*p.file, kDistinct, meta[kLengthsDistinct]) ||
-      !p.index[1].Bind(*p.file, kBroad, meta[kLengthsBroad]) || !p.file->Get(kFallbackDb, &p.fallback_bytes) ||
+      !p.index[1].Bind(*p.file, kBroad, meta[kLengthsBroad]) || !p.file->Get(kFallbackDb, &fallback_bytes) ||
       !p.file->Get(kFallback, &p.fallback) || !p.file->Get(kEveryLine, &p.every_line) ||
-      !p.file->Get(kCheckChars, &p.check_chars) || !p.file->Get(kCheckEnds, &p.check_ends) ||
-      p.check_ends.size() != members_.size()) {
+      !p.checks.Bind(*p.file, kChecks) || p.checks.size() != members_.size()) {
     return false;
   }
+  p.fallback_db.Bind(fallback_bytes);
   counts_.prefiltered = meta[kPrefiltered];
   counts_.invalid = meta[kInvalid];
   counts_.broad_literals = p.index[1].size();
@@ -268,15 +261,7 @@ bool PatternShard::has_literals(Literals kind) const {
   return parts_->index[static_cast<int>(kind)].size() > 0;
 }
 
-const regex::HsDatabase& PatternShard::fallback_db() const {
-  Parts& p = *parts_;
-  std::call_once(p.fallback_once, [&] {
-    const auto bytes = p.fallback_bytes.All();
-    if (bytes.empty()) return;
-    if (auto read = regex::HsDatabase::Deserialize({bytes.data(), bytes.size()}); read.ok()) p.fallback_db = std::move(*read);
-  });
-  return p.fallback_db;
-}
+const regex::HsDatabase& PatternShard::fallback_db() const { return parts_->fallback_db.Get(); }
 
 uint32_t PatternShard::FallbackPattern(uint32_t expression) const {
   return expression < parts_->fallback.size() ? parts_->fallback[expression] : UINT32_MAX;
@@ -286,13 +271,6 @@ bool PatternShard::has_fallback() const { return !parts_->fallback.empty(); }
 
 std::span<const uint32_t> PatternShard::every_line() const { return parts_->every_line.All(); }
 
-std::string_view PatternShard::CheckBytes(uint32_t local) const {
-  const Parts& p = *parts_;
-  if (local >= p.check_ends.size()) return {};
-  const uint32_t begin = local == 0 ? 0 : p.check_ends[local - 1], end = p.check_ends[local];
-  if (begin > end || end > p.check_chars.size()) return {};
-  const auto chars = p.check_chars.Slice(begin, end);
-  return {chars.data(), chars.size()};
-}
+std::string_view PatternShard::CheckBytes(uint32_t local) const { return parts_->checks.At(local); }
 
 }  // namespace kedb::match

@@ -106,7 +106,7 @@ bool SectionFile::Parse(std::string_view magic, uint64_t key) {
   const std::string_view tables = bytes_.substr(sizeof h, tables_size);
   if (TablesChecksum(h, tables) != h.checksum) return false;
   const std::size_t data_start = RoundUp8(sizeof h + tables_size);
-  if (data_start > size || h.blocks != (size - data_start + kBlockBytes - 1) / kBlockBytes) return false;
+  if (data_start > size || h.blocks != BlockChecks::Blocks(size - data_start)) return false;
   const std::string_view sums = tables.substr(h.sections * sizeof(SectionEntry));
   for (uint64_t i = 0; i < h.sections; ++i) {
     SectionEntry e;
@@ -161,14 +161,33 @@ void BlockChecks::CheckBlock(std::size_t b) const {
   if (!BlockOk(b)) StopOnDamagedCache("cache file", path_, "block " + std::to_string(b));
 }
 
-void StringTable::Write(const std::vector<std::string_view>& by_id, SectionWriter* w) {
+void StringList::Write(const std::vector<std::string_view>& strings, SectionWriter* w) {
   std::string blob;
   std::vector<uint32_t> ends;
-  ends.reserve(by_id.size());
-  for (std::string_view s : by_id) {
+  ends.reserve(strings.size());
+  for (std::string_view s : strings) {
     blob += s;
     ends.push_back(static_cast<uint32_t>(blob.size()));
   }
+  w->AddBytes(blob);
+  w->Add(ends);
+}
+
+bool StringList::Bind(const SectionFile& file, std::size_t first) {
+  if (!file.Get(first, &blob_) || !file.Get(first + 1, &ends_)) return false;
+  return ends_.size() < UINT32_MAX && (ends_.empty() ? blob_.empty() : ends_[ends_.size() - 1] == blob_.size());
+}
+
+std::string_view StringList::At(std::size_t i) const {
+  if (i >= ends_.size()) return {};
+  const uint32_t begin = i == 0 ? 0 : ends_[i - 1], end = ends_[i];
+  if (begin > end || end > blob_.size()) return {};  // a damaged list answers nothing
+  const auto chars = blob_.Slice(begin, end);
+  return {chars.data(), chars.size()};
+}
+
+void StringTable::Write(const std::vector<std::string_view>& by_id, SectionWriter* w) {
+  StringList::Write(by_id, w);
   std::vector<uint32_t> slots(std::bit_ceil(std::max<std::size_t>(2 * by_id.size(), 2)), 0);
   const std::size_t mask = slots.size() - 1;
   for (std::size_t id = 0; id < by_id.size(); ++id) {
@@ -176,24 +195,14 @@ void StringTable::Write(const std::vector<std::string_view>& by_id, SectionWrite
     while (slots[at] != 0) at = (at + 1) & mask;
     slots[at] = static_cast<uint32_t>(id + 1);
   }
-  w->AddBytes(blob);
-  w->Add(ends);
   w->Add(slots);
 }
 
 bool StringTable::Bind(const SectionFile& file, std::size_t first) {
-  if (!file.Get(first, &blob_) || !file.Get(first + 1, &ends_) || !file.Get(first + 2, &slots_)) return false;
+  if (!strings_.Bind(file, first) || !file.Get(first + 2, &slots_)) return false;
   // A power of two, larger than the count: every probe ends at an empty slot.
   const std::size_t n = slots_.size();
-  return n >= 2 && (n & (n - 1)) == 0 && n > ends_.size() && ends_.size() < UINT32_MAX &&
-         (ends_.empty() ? blob_.empty() : ends_[ends_.size() - 1] == blob_.size());
-}
-
-std::string_view StringTable::At(uint32_t id) const {
-  const uint32_t begin = id == 0 ? 0 : ends_[id - 1], end = ends_[id];
-  if (begin > end || end > blob_.size()) return {};  // a damaged table answers nothing
-  const auto chars = blob_.Slice(begin, end);
-  return {chars.data(), chars.size()};
+  return n >= 2 && (n & (n - 1)) == 0 && n > strings_.size();
 }
 
 uint64_t StringTable::Hash(std::string_view s) { return XXH3_64bits(s.data(), s.size()); }
@@ -206,7 +215,7 @@ int64_t StringTable::Find(std::string_view s, uint64_t hash) const {
   for (std::size_t probes = 0; probes < slots_.size(); ++probes, at = (at + 1) & mask) {
     const uint32_t slot = slots_[at];
     if (slot == 0) return -1;
-    if (slot <= ends_.size() && At(slot - 1) == s) return slot - 1;
+    if (slot <= strings_.size() && At(slot - 1) == s) return slot - 1;
   }
   return -1;
 }

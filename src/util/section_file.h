@@ -191,10 +191,26 @@ std::span<const T> Array<T>::Slice(std::size_t begin, std::size_t end) const {
   return {data_ + begin, end - begin};
 }
 
+// Strings by number, used in place. Two sections: the strings back to
+// back, and where each ends.
+class StringList {
+ public:
+  static void Write(const std::vector<std::string_view>& strings, SectionWriter* w);
+  // Binds the two sections from `first`; false when they do not fit
+  // together.
+  bool Bind(const SectionFile& file, std::size_t first);
+  std::size_t size() const { return ends_.size(); }
+  // String i; "" when there is none (or the list is damaged there).
+  std::string_view At(std::size_t i) const;
+
+ private:
+  Array<char> blob_;
+  Array<uint32_t> ends_;  // string i is blob[ends[i-1] (0 for i = 0) .. ends[i])
+};
+
 // Strings by id, and ids by string through an open-addressing hash table:
 // a word table used in place, where an unordered_map would be rebuilt at
-// every start. Three sections: the strings back to back, where each ends,
-// and the hash slots.
+// every start. Three sections: a StringList, and the hash slots.
 class StringTable {
  public:
   // Writes `by_id` (string i has id i) as three sections.
@@ -203,17 +219,16 @@ class StringTable {
   // together (the slots are then checked as they are used).
   bool Bind(const SectionFile& file, std::size_t first);
 
-  std::size_t size() const { return ends_.size(); }
+  std::size_t size() const { return strings_.size(); }
   // The id of `s`, or -1.
   int64_t Find(std::string_view s) const;
   // The same for a caller that has Hash(s) already.
   int64_t Find(std::string_view s, uint64_t hash) const;
   static uint64_t Hash(std::string_view s);
-  std::string_view At(uint32_t id) const;
+  std::string_view At(uint32_t id) const { return strings_.At(id); }
 
  private:
-  Array<char> blob_;
-  Array<uint32_t> ends_;   // string i is blob[ends[i-1] (0 for i = 0) .. ends[i])
+  StringList strings_;
   Array<uint32_t> slots_;  // a power of two; 0 empty, else id + 1
 };
 
