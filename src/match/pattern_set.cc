@@ -105,7 +105,17 @@ Result<std::unique_ptr<PatternSet>> PatternSet::Build(PatternSource source, cons
     other.get();
   }
   if (!failed.ok()) return failed;
-  if (compiled > 0 && !cache_dir.empty()) util::PruneCacheFiles(cache_dir, "patterns-", shards + kCachedShards);
+  if (compiled > 0 && !cache_dir.empty()) {
+    // Pruning keeps the newest files: the shards read from the cache are
+    // marked as new as the ones just written, or an edit that recompiles
+    // two shards could prune one that is still in use, unchanged for long.
+    std::error_code ec;
+    const auto now = fs::file_time_type::clock::now();
+    for (std::size_t k = 0; k < shards; ++k) {
+      fs::last_write_time(fs::path(cache_dir) / fmt::format("patterns-{:016x}.bin", set->plan_->key(k)), now, ec);
+    }
+    util::PruneCacheFiles(cache_dir, "patterns-", shards + kCachedShards);
+  }
   set->stats_.plan_from_cache = set->plan_->from_cache();
   set->CountStats(compiled);
   set->stats_.build_seconds =
