@@ -272,5 +272,39 @@ TEST(PatternShard, ShortTextsMatchLikeTheRegexes) {
   EXPECT_GT(found, 500u);
 }
 
+// Editing a knowledge base again and again never prunes a shard still in
+// use, however long ago it was compiled: each edit compiles only the shards
+// its pattern left and joined, and the set as it then stands is read whole
+// from the cache.
+TEST(PatternSetCache, EditsNeverPruneAShardInUse) {
+  testing::TempDir cache;
+  std::vector<std::string> patterns;
+  for (int i = 0; i < 64; ++i) patterns.push_back(fmt::format("Widget{} failed to start", i));
+  auto build = [&](std::size_t* compiled) {
+    match::PatternSource source{patterns.size(), [&patterns](uint32_t p) { return std::string_view(patterns[p]); },
+                                [&patterns](uint32_t p) { return KnowledgeBase::PatternHash(patterns[p]); }, 0};
+    auto set = match::PatternSet::Build(source, cache.path().string(), 4);
+    ASSERT_TRUE(set.ok());
+    *compiled = (*set)->stats().shards_compiled;
+  };
+  std::size_t compiled = 0;
+  build(&compiled);
+  EXPECT_EQ(compiled, 16u);
+  // Every shard compiled an hour ago.
+  for (const auto& e : fs::directory_iterator(cache.path())) {
+    fs::last_write_time(e.path(), fs::file_time_type::clock::now() - std::chrono::hours(1));
+  }
+  // One record edited again and again: its pattern moves between a few
+  // shards, and the others stay as they were an hour ago.
+  for (int edit = 0; edit < 14; ++edit) {
+    patterns[0] = fmt::format("Widget0 failed to start (edit {})", edit);
+    build(&compiled);
+    EXPECT_GE(compiled, 1u);
+    EXPECT_LE(compiled, 2u) << "edit " << edit << ": only the shards its pattern left and joined";
+  }
+  build(&compiled);
+  EXPECT_EQ(compiled, 0u) << "every shard in use was still in the cache";
+}
+
 }  // namespace
 }  // namespace kedb
