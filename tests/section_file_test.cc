@@ -2,6 +2,9 @@
 // back, a damaged small file is refused on open, and a damaged block of a
 // large one stops the process when it is first read, never answering from
 // it.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -116,6 +119,28 @@ TEST(SectionFile, ADamagedBlockOfALargeFileStopsTheProcessWhenRead) {
   EXPECT_EQ(words.Find("cuda"), 1);
   EXPECT_EXIT(numbers[39999], ::testing::ExitedWithCode(70), "cache file .*sample.bin is damaged");
   EXPECT_FALSE(fs::exists(path));
+}
+
+// A cache file half written by a process that is gone (killed, or a server
+// that stopped without waiting for a compile behind it) is deleted when its
+// kind is next pruned; one being written by a live process is not.
+TEST(PruneCacheFiles, DeletesTemporaryFilesOfProcessesThatAreGone) {
+  testing::TempDir dir;
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  const fs::path gone = dir.path() / ("patterns-aa.bin.tmp" + std::to_string(child));
+  const fs::path alive = dir.path() / ("patterns-bb.bin.tmp" + std::to_string(::getpid()));
+  const fs::path other = dir.path() / ("signatures-cc.bin.tmp" + std::to_string(child));
+  for (const fs::path& p : {gone, alive, other}) testing::WriteFile(p, "partial");
+  testing::WriteFile(dir.path() / "patterns-dd.bin", "whole");
+  util::PruneCacheFiles(dir.path().string(), "patterns-", 4);
+  EXPECT_FALSE(fs::exists(gone));
+  EXPECT_TRUE(fs::exists(alive));
+  EXPECT_TRUE(fs::exists(other)) << "another kind of cache is pruned with its own kind";
+  EXPECT_TRUE(fs::exists(dir.path() / "patterns-dd.bin"));
 }
 
 }  // namespace

@@ -41,11 +41,24 @@ class Engine {
                                                     LoadReport* report = nullptr);
   static Result<std::shared_ptr<const Engine>> FromKnowledgeBase(KnowledgeBase kb, const std::string& cache_dir,
                                                                   bool defer_indexes = false);
+  // `base` with records changed since it was loaded laid over it
+  // (KnowledgeBase::WithChanges): only the changed records are compiled,
+  // in milliseconds at any size, and base's indexes are shared. Patterns
+  // stay exact; how the changed records' words are weighed until a full
+  // compile is said in src/engine/layered_indexes.h. `base` must have
+  // been opened, not made by WithChanges itself.
+  static Result<std::shared_ptr<const Engine>> WithChanges(std::shared_ptr<const Engine> base,
+                                                            KnowledgeBase::Changes changes);
+  // Whether the engine was made by WithChanges.
+  bool layered() const;
   ~Engine();
 
   // Builds what defer_indexes put off, once; returns the status of that
   // build (Ok at once for an engine built at open). Thread-safe.
   Status Prepare() const;
+  // Reads or builds the search index now, which Search otherwise does on
+  // its first call. Thread-safe.
+  void PrepareSearch() const;
 
   // Every known error in one message (one or more lines). Cost: one pass
   // over the text plus a confirmation per candidate line.

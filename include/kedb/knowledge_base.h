@@ -17,6 +17,7 @@
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -123,6 +124,7 @@ class KnowledgeBase {
   void ForEachRecord(const std::function<void(std::size_t, const Record&)>& visit) const;
   std::size_t size() const;
   const Record* Find(std::string_view id) const;  // nullptr when absent; O(1), or O(log n) from a snapshot
+  std::optional<std::size_t> IndexOf(std::string_view id) const;  // the position of Find's record
 
   // A hash of every record's whole content, in order: caches built from
   // the records (pattern databases, indexes) are keyed by it. Read from a
@@ -140,6 +142,27 @@ class KnowledgeBase {
   // snapshot without touching the regex.
   uint64_t pattern_hash(std::size_t i) const;
   static uint64_t PatternHash(std::string_view pattern);
+  // Record `i`'s Origin::text_hash (the XXH3 of the text it was read
+  // from), without decoding it: what tells which lines of a JSONL file
+  // changed since the records were loaded (kb/jsonl_changes.h).
+  uint64_t text_hash(std::size_t i) const;
+
+  // Records changed since a knowledge base was loaded: some replaced in
+  // place (the same id at the same position), some added after the rest.
+  struct Changes {
+    std::vector<std::pair<std::size_t, Record>> replaced;  // position, new record
+    std::vector<Record> added;
+    bool empty() const { return replaced.empty() && added.empty(); }
+    std::size_t size() const { return replaced.size() + added.size(); }
+  };
+  // `base` with `changes` laid over it. Nothing of `base` is copied or
+  // decoded: a reload after a one-record edit of a million-record file
+  // costs that record. Records keep their positions; added ones follow
+  // base's. `changes` must name positions inside base, each once, keep
+  // each replaced record's id, and add no id base has (the caller has
+  // checked: kb/jsonl_changes.h). The result's content key mixes base's
+  // with the changed records'.
+  static KnowledgeBase WithChanges(std::shared_ptr<const KnowledgeBase> base, Changes changes);
 
   // The records of a snapshot, read in place (kb/mapped_records.h).
   class Mapped;
@@ -152,6 +175,8 @@ class KnowledgeBase {
   std::vector<Record> records_;
   std::unordered_map<std::string, std::size_t> by_id_;
   std::shared_ptr<const Mapped> mapped_;  // set instead of records_ when read from a snapshot
+  class Overlay;
+  std::shared_ptr<const Overlay> overlay_;  // set instead of both by WithChanges
   struct KeyCache;
   std::shared_ptr<KeyCache> key_;  // content_key() of records_, once computed
 };

@@ -106,6 +106,9 @@ struct Origin {
   Format format = Format::kNative;
   int64_t offset = 0;  // byte offset of the document in the file (JSONL: its line)
   int line = 1;        // 1-based line of that offset
+  // XXH3 of the document's text as read (0 for a record not read from
+  // text): tells which lines of a JSONL file changed since it was loaded.
+  uint64_t text_hash = 0;
 
   bool operator==(const Origin&) const = default;
 };

@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -123,6 +124,16 @@ void RegisterServe(CLI::App& app, int* exit_code) {
       PrintError(fmt::format("kedb serve: {}\n", st.message()));
       *exit_code = kExitError;
       return;
+    }
+    if (slot.info().full_compile_running) {
+      // The compile behind a layered knowledge base can take a minute at a
+      // million records. Dropping it loses nothing (the next start compiles
+      // what it needs, and a half-written cache file is deleted then), so
+      // the server stops now rather than wait.
+      std::cerr << "kedb serve: stopped; the full compile running behind the layered knowledge base is dropped\n";
+      std::cout.flush();
+      std::cerr.flush();
+      std::_Exit(kExitOk);
     }
     *exit_code = kExitOk;
   });

@@ -45,7 +45,7 @@ TextEnv TextEnvOf(std::string_view text) {
 Candidate MakeMatch(const Engine::Impl& engine, const LineHit& lh, std::string_view line, const LineWords& words,
                     std::size_t line_offset, std::size_t line_number, const MatchOptions& options,
                     const TextEnv& text_env) {
-  const PatternSet& set = engine.patterns();
+  const auto& set = engine.patterns();
   const uint32_t p = lh.pattern;
   Candidate c = Start(engine, p, engine.signatures().Measure(words, p), words, line_number, options, text_env);
   Match& m = c.match;
@@ -99,7 +99,7 @@ void SetContext(const Engine::Impl& engine, const LineWords& context, const std:
     c->features.context = std::max(c->features.recall, engine.signatures().Recall(context, c->record));
     if (engine.signatures().CodesAgree(context, c->record)) c->features.names_agree = 1;
   }
-  const std::size_t d = engine.signatures().domains().DomainOf(c->record);
+  const std::size_t d = engine.signatures().DomainOf(c->record);
   c->features.domain = d < affinity.size() ? affinity[d] : 0;
   Score(c);
 }

@@ -48,7 +48,21 @@ Result<std::shared_ptr<const Engine>> Engine::FromKnowledgeBase(KnowledgeBase kb
   return std::shared_ptr<const Engine>(new Engine(std::move(impl)));
 }
 
+Result<std::shared_ptr<const Engine>> Engine::WithChanges(std::shared_ptr<const Engine> base,
+                                                          KnowledgeBase::Changes changes) {
+  if (!base || base->impl().layered()) {
+    return Status::InvalidArgument("changes are laid over a compiled engine, not over one already layered");
+  }
+  auto impl = std::make_unique<Impl>(std::move(base), std::move(changes));
+  if (Status st = impl->Build(); !st.ok()) return st;
+  return std::shared_ptr<const Engine>(new Engine(std::move(impl)));
+}
+
+bool Engine::layered() const { return impl_->layered(); }
+
 Status Engine::Prepare() const { return impl_->Build(); }
+
+void Engine::PrepareSearch() const { impl_->PrepareSearch(); }
 
 const KnowledgeBase& Engine::kb() const { return impl_->kb(); }
 
@@ -64,30 +78,51 @@ SearchResult Engine::Search(std::string_view query, const SearchOptions& options
   return impl_->Search(query, options);
 }
 
-Engine::Impl::Impl(KnowledgeBase kb, std::string cache_dir) : kb_(std::move(kb)), cache_dir_(std::move(cache_dir)) {}
+Engine::Impl::Impl(KnowledgeBase kb, std::string cache_dir)
+    : kb_(std::make_shared<const KnowledgeBase>(std::move(kb))), cache_dir_(std::move(cache_dir)) {}
+
+Engine::Impl::Impl(std::shared_ptr<const Engine> base, KnowledgeBase::Changes changes)
+    : cache_dir_(base->impl().cache_dir_), base_(std::move(base)) {
+  changed_ = std::make_unique<ChangedRecords>(changes, base_->impl().kb().size());
+  kb_ = std::make_shared<const KnowledgeBase>(KnowledgeBase::WithChanges(base_->impl().kb_, std::move(changes)));
+}
+
 Engine::Impl::~Impl() = default;
 
 Status Engine::Impl::Build() const {
-  std::call_once(build_once_, [this] {
-    // Patterns are fetched from the knowledge base one at a time: a
-    // database read from the cache compiles (and so fetches) only those a
-    // scan finds candidates for.
-    match::PatternSource patterns{kb_.size(), [this](uint32_t p) { return kb_.pattern(p); },
-                                  [this](uint32_t p) { return kb_.pattern_hash(p); }, kb_.content_key()};
-    // The signature index needs only the records: it is read from the cache
-    // (or built) on the other core while the pattern database loads.
-    auto signatures = std::async(std::launch::async, [this] { return match::SignatureIndex::Open(kb_, cache_dir_); });
-    auto set = match::PatternSet::Build(std::move(patterns), cache_dir_);
-    signatures_ = signatures.get();
-    if (set.ok()) {
-      patterns_ = std::move(set).value();
-      return;
-    }
+  std::call_once(build_once_, [this] { layered() ? BuildLayered() : BuildOwn(); });
+  return build_status_;
+}
+
+void Engine::Impl::BuildOwn() const {
+  // Patterns are fetched from the knowledge base one at a time: a
+  // database read from the cache compiles (and so fetches) only those a
+  // scan finds candidates for.
+  const KnowledgeBase& kb = *kb_;
+  match::PatternSource patterns{kb.size(), [&kb](uint32_t p) { return kb.pattern(p); },
+                                [&kb](uint32_t p) { return kb.pattern_hash(p); }, kb.content_key()};
+  // The signature index needs only the records: it is read from the cache
+  // (or built) on the other core while the pattern database loads.
+  auto signatures = std::async(std::launch::async, [this] { return match::SignatureIndex::Open(*kb_, cache_dir_); });
+  auto set = match::PatternSet::Build(std::move(patterns), cache_dir_);
+  signatures_ = signatures.get();
+  if (set.ok()) {
+    patterns_ = std::move(set).value();
+  } else {
     build_status_ = set.status();
     auto empty = match::PatternSet::Build(std::vector<std::string>{}, "");
     patterns_ = empty.ok() ? std::move(empty).value() : nullptr;
-  });
-  return build_status_;
+  }
+  pattern_layers_ = LayeredPatterns(patterns_.get(), nullptr);
+  signature_layers_ = LayeredSignatures(signatures_.get(), nullptr);
+}
+
+void Engine::Impl::BuildLayered() const {
+  const Impl& base = base_->impl();
+  build_status_ = base.Build();
+  if (Status st = changed_->Build(*base.signatures_); !st.ok() && build_status_.ok()) build_status_ = st;
+  pattern_layers_ = LayeredPatterns(base.patterns_.get(), changed_.get());
+  signature_layers_ = LayeredSignatures(base.signatures_.get(), changed_.get());
 }
 
 // Lines past this many are matched by pattern only: a pasted message is
@@ -190,7 +225,7 @@ std::vector<Candidate> Engine::Impl::MessageCandidates(const match::MessageLines
                                           m.numbers[i], options, text_env));
     }
   }
-  const std::vector<double> affinity = signatures().domains().Affinity(context);
+  const std::vector<double> affinity = signatures().Affinity(context);
   std::size_t lines_with_text = 0;
   for (std::size_t i = 0; i < starts.size(); ++i) {
     if (logs::LineText(text, starts, i).find_first_not_of(" \t") != std::string_view::npos) ++lines_with_text;
@@ -224,15 +259,21 @@ MatchResult Engine::Impl::Match(std::string_view raw, const MatchOptions& option
 }
 
 const search::Bm25Index& Engine::Impl::SearchIndex() const {
-  std::call_once(search_once_, [&]() { search_ = search::Bm25Index::Open(kb_, cache_dir_); });
+  if (layered()) return base_->impl().SearchIndex();
+  std::call_once(search_once_, [&]() { search_ = search::Bm25Index::Open(*kb_, cache_dir_); });
   return *search_;
+}
+
+std::vector<search::Hit> Engine::Impl::SearchRecords(std::string_view query, std::size_t top,
+                                                     const std::function<bool(std::size_t)>& keep) const {
+  return SearchLayered(SearchIndex(), changed_.get(), *kb_, query, top, keep);
 }
 
 std::vector<match::Neighbour> Engine::Impl::FuzzyRecords(std::string_view line, const match::LineWords& words,
                                                    std::size_t k, bool with_search) const {
   auto out = signatures().Nearest(words, k, match::kFuzzyMinSimilarity);
   if (!with_search) return out;
-  for (const auto& hit : SearchIndex().Search(line, k)) {
+  for (const auto& hit : SearchRecords(line, k)) {
     bool known = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.record == hit.record; });
     if (known) continue;
     match::Neighbour n{hit.record, signatures().Measure(words, hit.record)};
@@ -252,10 +293,10 @@ SearchResult Engine::Impl::Search(std::string_view query, const SearchOptions& o
   SearchResult result;
   std::function<bool(std::size_t)> in_domain;
   if (!options.domain.empty()) {
-    in_domain = [&](std::size_t i) { return kb_.records()[i].domain == options.domain; };
+    in_domain = [&](std::size_t i) { return kb_->record(i).domain == options.domain; };
   }
-  for (auto& h : SearchIndex().Search(query, options.top, in_domain)) {
-    result.hits.push_back({&kb_.records()[h.record], h.score, std::move(h.terms)});
+  for (auto& h : SearchRecords(query, options.top, in_domain)) {
+    result.hits.push_back({&kb_->record(h.record), h.score, std::move(h.terms)});
   }
   return result;
 }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/layered_indexes.h"
 #include "kedb/engine.h"
 #include "match/pattern_set.h"
 #include "match/similarity.h"
@@ -31,6 +32,9 @@ struct MessageLines;
 class Engine::Impl {
  public:
   Impl(KnowledgeBase kb, std::string cache_dir);
+  // Engine::WithChanges: `base` (a compiled, unlayered engine) with
+  // `changes` laid over its knowledge base and indexes.
+  Impl(std::shared_ptr<const Engine> base, KnowledgeBase::Changes changes);
   ~Impl();
 
   // Compiles (or reads from the cache folder) the pattern database and the
@@ -40,11 +44,15 @@ class Engine::Impl {
   // indexes without asking again). A build that fails leaves empty indexes
   // behind (nothing matches), and says why here.
   Status Build() const;
+  // Opens the search index now (Engine::PrepareSearch).
+  void PrepareSearch() const { SearchIndex(); }
 
-  const KnowledgeBase& kb() const { return kb_; }
+  const KnowledgeBase& kb() const { return *kb_; }
   // Valid once Build() has run.
-  const match::PatternSet& patterns() const { return *patterns_; }
-  const match::SignatureIndex& signatures() const { return *signatures_; }
+  const LayeredPatterns& patterns() const { return pattern_layers_; }
+  const LayeredSignatures& signatures() const { return signature_layers_; }
+  // Whether the engine is layered over a base (Engine::WithChanges).
+  bool layered() const { return base_ != nullptr; }
 
   MatchResult Match(std::string_view text, const MatchOptions& options) const;
   Status Scan(std::istream& in, const ScanOptions& options, ScanResult* result) const;  // scan.cc
@@ -70,18 +78,31 @@ class Engine::Impl {
                   std::vector<match::Candidate>* candidates) const;  // scan.cc
 
  private:
-  // The BM25 index, read from the cache folder on the first call, or built
-  // there and kept.
+  // The engine's own BM25 index (a layered engine's base's), read from
+  // the cache folder on the first call, or built there and kept.
   const search::Bm25Index& SearchIndex() const;
+  // Search over it, and over the changed records' index when layered.
+  std::vector<search::Hit> SearchRecords(std::string_view query, std::size_t top,
+                                         const std::function<bool(std::size_t)>& keep = {}) const;
+  // Build() for an unlayered engine, and for a layered one.
+  void BuildOwn() const;
+  void BuildLayered() const;
 
-  KnowledgeBase kb_;
+  std::shared_ptr<const KnowledgeBase> kb_;
   std::string cache_dir_;  // "" for none
   mutable std::once_flag build_once_;
   mutable Status build_status_;
+  // An unlayered engine's own indexes.
   mutable std::unique_ptr<match::PatternSet> patterns_;
   mutable std::unique_ptr<match::SignatureIndex> signatures_;
   mutable std::once_flag search_once_;
   mutable std::unique_ptr<search::Bm25Index> search_;
+  // A layered engine's base (whose indexes it answers from) and changes.
+  std::shared_ptr<const Engine> base_;
+  mutable std::unique_ptr<ChangedRecords> changed_;
+  // What the steps call: the own indexes, or base's with the changes over.
+  mutable LayeredPatterns pattern_layers_;
+  mutable LayeredSignatures signature_layers_;
 };
 
 }  // namespace kedb

@@ -70,7 +70,7 @@ struct MatchedChunk {
   std::vector<match::LineHit> hits;
 };
 
-void MatchChunk(const match::PatternSet& patterns, bool problem_lines, MatchedChunk* c) {
+void MatchChunk(const LayeredPatterns& patterns, bool problem_lines, MatchedChunk* c) {
   logs::CleanLines(c->raw, c->raw_starts, &c->cleaned);
   logs::MarkTriggerLines(c->cleaned.text, c->cleaned.starts, problem_lines, &c->flags);
   c->hits.clear();
@@ -84,7 +84,7 @@ void MatchChunk(const match::PatternSet& patterns, bool problem_lines, MatchedCh
 // most `threads` at once; the oldest is taken as soon as it is done, so
 // memory stays bounded and the result is the one-thread one. Fails on a
 // compressed log (read as bytes it would give no error and no warning).
-Status ReadChunks(std::istream& in, const ScanOptions& options, const match::PatternSet& patterns,
+Status ReadChunks(std::istream& in, const ScanOptions& options, const LayeredPatterns& patterns,
                   bool problem_lines, const std::function<void(const MatchedChunk&)>& take, bool* read_failed) {
   logs::LineChunker chunker(in, 1 << 20, options.max_line_bytes);
   logs::LineChunk chunk;
@@ -193,7 +193,7 @@ class LineStage {
     // Until the blocks are known, the line is its own context. Error blocks
     // are matched again as a whole once known (ScoreBlock), so this only
     // decides for lines outside them, which stand alone.
-    const std::vector<double> affinity = engine_.signatures().domains().Affinity(words);
+    const std::vector<double> affinity = engine_.signatures().Affinity(words);
     for (Candidate& m : found) match::SetContext(engine_, words, affinity, &m, /*context_is_line=*/true);
     std::erase_if(found, [&](const Candidate& m) { return !match::Listable(m, options_.match); });  // weak: abstain
     if (found.empty()) {
@@ -391,7 +391,7 @@ void Engine::Impl::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
     m.starts.resize(m.numbers.size());
     std::vector<Candidate> own = MessageCandidates(m, options);
     const match::LineWords context = signatures().Words(found->text);
-    const std::vector<double> affinity = signatures().domains().Affinity(context);
+    const std::vector<double> affinity = signatures().Affinity(context);
     // Kept lines are in order but need not be contiguous: a failed step
     // keeps its failure lines and exit status, and the hits between them
     // count as well.
@@ -420,7 +420,7 @@ void Engine::Impl::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
   for (const auto& f : block.frames) (context += '\n') += f;
   for (const auto& [line, text] : hit_texts) (context += '\n') += text;
   const match::LineWords words = signatures().Words(context);
-  const std::vector<double> affinity = signatures().domains().Affinity(words);
+  const std::vector<double> affinity = signatures().Affinity(words);
   for (Candidate& c : *candidates) match::SetContext(*this, words, affinity, &c);
 }
 

@@ -57,69 +57,97 @@ SourceDocument ReadWholeFile(const fs::path& p, const LoadOptions& options) {
   return doc;
 }
 
-// Splits a JSONL file into lines without ever holding more than one line
-// (bounded by max_line_bytes) in memory: an over-long line is reported and
-// skipped, and the lines after it still load.
 Status ReadJsonl(const fs::path& p, const LoadOptions& options,
                  const std::function<void(SourceDocument&&)>& each) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return Status::IoError(fmt::format("{}: cannot open", p.string()));
   const std::string file = p.string();
-  std::vector<char> buf(1 << 16);
-  std::string line;
-  bool overflow = false;
-  int line_no = 1;
-  int64_t offset = 0, line_start = 0;
-  auto finish_line = [&]() {
-    if (overflow) {
-      SourceDocument doc;
-      doc.origin = {file, Origin::Format::kJsonl, line_start, line_no};
-      doc.read_error = ReadError(file, line_no,
+  return ForEachJsonlLine(file, options, [&](const JsonlLine& line) {
+    SourceDocument doc;
+    doc.origin = {file, Origin::Format::kJsonl, line.offset, line.number};
+    if (line.too_long) {
+      doc.read_error = ReadError(file, line.number,
                                  fmt::format("line is longer than the {}-byte limit for one record",
                                              options.max_line_bytes));
-      each(std::move(doc));
-    } else if (line.find_first_not_of(" \t\r") != std::string::npos) {
-      SourceDocument doc;
-      doc.origin = {file, Origin::Format::kJsonl, line_start, line_no};
-      doc.text = std::move(line);
-      each(std::move(doc));
+    } else {
+      doc.text = std::string(line.text);
     }
-    line.clear();
-    overflow = false;
-    ++line_no;
-    line_start = offset;
+    each(std::move(doc));
+  });
+}
+
+}  // namespace
+
+Status ForEachJsonlLine(const std::string& path, const LoadOptions& options,
+                        const std::function<void(const JsonlLine&)>& each, int64_t begin, int64_t end_at,
+                        int* lines) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IoError(fmt::format("{}: cannot open", path));
+  if (begin > 0) in.seekg(begin);
+  std::vector<char> buf(1 << 16);
+  std::string held;      // a line begun in an earlier buffer
+  bool holding = false, overflow = false;
+  JsonlLine line;
+  line.number = 1;
+  line.offset = begin;
+  int64_t offset = begin;
+  auto finish = [&](std::string_view text) {
+    line.too_long = overflow;
+    line.text = overflow ? std::string_view() : text;
+    if (overflow || text.find_first_not_of(" \t\r") != std::string_view::npos) each(line);
+    held.clear();
+    holding = overflow = false;
+    ++line.number;
+    line.offset = offset;
   };
-  while (in) {
+  while (in && line.offset < end_at) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    std::size_t n = static_cast<std::size_t>(in.gcount());
+    const std::size_t n = static_cast<std::size_t>(in.gcount());
     std::size_t pos = 0;
-    while (pos < n) {
+    while (pos < n && line.offset < end_at) {
       const char* nl = static_cast<const char*>(memchr(buf.data() + pos, '\n', n - pos));
-      std::size_t end = nl ? static_cast<std::size_t>(nl - buf.data()) : n;
-      if (!overflow) {
-        if (line.size() + (end - pos) > options.max_line_bytes) {
-          overflow = true;
-          line.clear();
-          line.shrink_to_fit();
-        } else {
-          line.append(buf.data() + pos, end - pos);
-        }
+      const std::size_t end = nl ? static_cast<std::size_t>(nl - buf.data()) : n;
+      const std::string_view piece(buf.data() + pos, end - pos);
+      if (!overflow && held.size() + piece.size() > options.max_line_bytes) {
+        overflow = true;
+        held.clear();
+        held.shrink_to_fit();
       }
-      offset += static_cast<int64_t>(end - pos);
+      offset += static_cast<int64_t>(piece.size());
       pos = end;
       if (nl) {
         ++offset;
         ++pos;
-        finish_line();
+        // Most lines lie whole in one buffer and are passed without a copy.
+        if (holding && !overflow) {
+          held.append(piece);
+          finish(held);
+        } else {
+          finish(piece);
+        }
+      } else if (!overflow) {
+        held.append(piece);
+        holding = true;
       }
     }
   }
-  if (in.bad()) return Status::IoError(fmt::format("{}: read error", file));
-  if (!line.empty() || overflow) finish_line();
+  if (in.bad()) return Status::IoError(fmt::format("{}: read error", path));
+  if ((holding || overflow) && line.offset < end_at) finish(held);
+  if (lines) *lines = line.number - 1;
   return Status::Ok();
 }
 
-}  // namespace
+int64_t NextJsonlLineStart(const std::string& path, int64_t at) {
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(at);
+  int64_t offset = at;
+  std::vector<char> buf(1 << 16);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    const std::size_t n = static_cast<std::size_t>(in.gcount());
+    if (const char* nl = static_cast<const char*>(memchr(buf.data(), '\n', n))) return offset + (nl - buf.data()) + 1;
+    offset += static_cast<int64_t>(n);
+  }
+  return offset;
+}
 
 Status ForEachDocument(const std::string& path, const LoadOptions& options,
                        const std::function<void(SourceDocument&&)>& each) {

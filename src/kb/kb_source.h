@@ -3,9 +3,11 @@
 // memory per document.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "kedb/diagnostic.h"
 #include "kedb/knowledge_base.h"
@@ -28,5 +30,31 @@ struct SourceDocument {
 // `path` itself cannot be opened.
 Status ForEachDocument(const std::string& path, const LoadOptions& options,
                        const std::function<void(SourceDocument&&)>& each);
+
+// One line of a JSONL file: `text` (without its "\n"; valid only during
+// the call), or `too_long` when it passes options.max_line_bytes (then
+// `text` is empty). Lines of only spaces, tabs and "\r" are skipped.
+struct JsonlLine {
+  std::string_view text;
+  int64_t offset = 0;  // of its first byte
+  int number = 1;      // 1-based
+  bool too_long = false;
+};
+// Calls `each` for every line of the JSONL file at `path`, in order,
+// holding at most one line (bounded by max_line_bytes) in memory: what
+// a load reads records from, and what a reload hashes (kb/jsonl_changes.h).
+//
+// With `begin` (which must be 0 or just after a "\n") and `end`, only the
+// lines that start in [begin, end) are read, numbered from 1 at `begin`:
+// two threads can read the two halves of a large file. `lines`, when
+// given, receives how many lines started in the range.
+Status ForEachJsonlLine(const std::string& path, const LoadOptions& options,
+                        const std::function<void(const JsonlLine&)>& each, int64_t begin = 0,
+                        int64_t end = INT64_MAX, int* lines = nullptr);
+
+// The offset just after the first "\n" at or after `at` in the file at
+// `path` (its size when there is none): where a second reader of
+// ForEachJsonlLine may begin.
+int64_t NextJsonlLineStart(const std::string& path, int64_t at);
 
 }  // namespace kedb

@@ -16,7 +16,9 @@
 #include "kb/deadends_import.h"
 #include "kb/kb_source.h"
 #include "kb/locate.h"
+#include "kb/kb_overlay.h"
 #include "kb/mapped_records.h"
+#include "kb/read_record.h"
 #include "kb/record_codec.h"
 #include "kb/snapshot.h"
 #include "record/json_text.h"
@@ -50,9 +52,10 @@ uint64_t RecordsContentKey(const std::vector<Record>& records) {
   return key;
 }
 
-// Reads one document into a record. Returns nullopt (with diagnostics) when
-// the document has errors.
+}  // namespace
+
 std::optional<Record> ReadRecord(SourceDocument& doc, const LoadOptions& options, LoadReport* report) {
+  const uint64_t text_hash = XXH3_64bits(doc.text.data(), doc.text.size());
   Json json;
   JsonLimits limits{options.max_depth, options.max_string_bytes};
   if (Status err = ParseJson(doc.text, limits, &json); !err.ok()) {
@@ -89,10 +92,9 @@ std::optional<Record> ReadRecord(SourceDocument& doc, const LoadOptions& options
   rec.json = doc.origin.format == Origin::Format::kDeadends ? json.dump(-1, ' ', /*ensure_ascii=*/false)
                                                             : std::move(doc.text);
   rec.origin = doc.origin;
+  rec.origin.text_hash = text_hash;
   return rec;
 }
-
-}  // namespace
 
 namespace {
 
@@ -291,17 +293,25 @@ bool KnowledgeBase::Add(Record record, LoadReport* report) {
 }
 
 const Record* KnowledgeBase::Find(std::string_view id) const {
-  if (mapped_) {
-    auto i = mapped_->Find(id);
-    return i ? &mapped_->Get(*i) : nullptr;
-  }
-  auto it = by_id_.find(std::string(id));
-  return it == by_id_.end() ? nullptr : &records_[it->second];
+  auto i = IndexOf(id);
+  return i ? &record(*i) : nullptr;
 }
 
-const Record& KnowledgeBase::record(std::size_t i) const { return mapped_ ? mapped_->Get(i) : records_[i]; }
+std::optional<std::size_t> KnowledgeBase::IndexOf(std::string_view id) const {
+  if (overlay_) return overlay_->IndexOf(id);
+  if (mapped_) return mapped_->Find(id);
+  auto it = by_id_.find(std::string(id));
+  if (it == by_id_.end()) return std::nullopt;
+  return it->second;
+}
+
+const Record& KnowledgeBase::record(std::size_t i) const {
+  if (overlay_) return overlay_->Get(i);
+  return mapped_ ? mapped_->Get(i) : records_[i];
+}
 
 void KnowledgeBase::ForEachRecord(const std::function<void(std::size_t, const Record&)>& visit) const {
+  if (overlay_) return overlay_->ForEach(visit);
   for (std::size_t i = 0; i < size(); ++i) {
     if (!mapped_) {
       visit(i, records_[i]);
@@ -313,7 +323,10 @@ void KnowledgeBase::ForEachRecord(const std::function<void(std::size_t, const Re
   }
 }
 
-std::size_t KnowledgeBase::size() const { return mapped_ ? mapped_->size() : records_.size(); }
+std::size_t KnowledgeBase::size() const {
+  if (overlay_) return overlay_->size();
+  return mapped_ ? mapped_->size() : records_.size();
+}
 
 struct KnowledgeBase::KeyCache {
   std::once_flag once;
@@ -321,6 +334,7 @@ struct KnowledgeBase::KeyCache {
 };
 
 uint64_t KnowledgeBase::content_key() const {
+  if (overlay_) return overlay_->content_key();
   if (mapped_) return mapped_->content_key();
   if (!key_) return RecordsContentKey(records_);  // a default-constructed, empty base
   std::call_once(key_->once, [&] { key_->key = RecordsContentKey(records_); });
@@ -328,11 +342,18 @@ uint64_t KnowledgeBase::content_key() const {
 }
 
 std::string_view KnowledgeBase::pattern(std::size_t i) const {
+  if (overlay_) return overlay_->Pattern(i);
   return mapped_ ? mapped_->Pattern(i) : std::string_view(records_[i].regex);
 }
 
 uint64_t KnowledgeBase::pattern_hash(std::size_t i) const {
+  if (overlay_) return overlay_->PatternHashAt(i);
   return mapped_ ? mapped_->PatternHashAt(i) : PatternHash(records_[i].regex);
+}
+
+uint64_t KnowledgeBase::text_hash(std::size_t i) const {
+  if (overlay_) return overlay_->TextHashAt(i);
+  return mapped_ ? mapped_->TextHashAt(i) : records_[i].origin.text_hash;
 }
 
 uint64_t KnowledgeBase::PatternHash(std::string_view pattern) { return XXH3_64bits(pattern.data(), pattern.size()); }

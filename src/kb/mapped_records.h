@@ -37,6 +37,7 @@ class KnowledgeBase::Mapped {
     uint64_t offset;
     uint64_t size;
     uint64_t checksum;  // XXH3 of the record's bytes
+    uint64_t text_hash;  // Origin::text_hash: the source text it was read from
   };
   // An id's hash and its record, sorted by hash then record.
   struct IdSlot {
@@ -91,6 +92,8 @@ class KnowledgeBase::Mapped {
   // damaged record is.
   std::string_view Pattern(std::size_t i) const;
   uint64_t PatternHashAt(std::size_t i) const { return PatternEntryAt(i).hash; }
+  // Record `i`'s Origin::text_hash, without decoding it.
+  uint64_t TextHashAt(std::size_t i) const { return EntryAt(i).text_hash; }
   // The position of the record with `id`, if there is one.
   std::optional<std::size_t> Find(std::string_view id) const;
 

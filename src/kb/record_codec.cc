@@ -81,6 +81,7 @@ void EncodeRecord(const Record& r, BinaryWriter* w) {
   w->U64(static_cast<uint64_t>(r.origin.format));
   w->U64(static_cast<uint64_t>(r.origin.offset));
   w->U64(static_cast<uint64_t>(r.origin.line));
+  w->U64(r.origin.text_hash);
 }
 
 
@@ -179,6 +180,7 @@ void RecordDecoder::Record(kedb::Record* r) {
   r->origin.format = static_cast<Origin::Format>(format);
   r->origin.offset = static_cast<int64_t>(Int());
   r->origin.line = static_cast<int>(Int());
+  r->origin.text_hash = Int();
 }
 
 

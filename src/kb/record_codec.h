@@ -13,7 +13,7 @@
 
 namespace kedb {
 
-constexpr uint64_t kRecordCodecVersion = 2;  // 2: sources, occurrences, verification_note
+constexpr uint64_t kRecordCodecVersion = 3;  // 2: sources, occurrences, verification_note; 3: origin.text_hash
 
 void EncodeRecord(const Record& r, util::BinaryWriter* w);
 

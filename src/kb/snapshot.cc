@@ -30,9 +30,9 @@ namespace {
 // The format is in the magic: 3 maps records in place (kb/mapped_records.h),
 // 5 keeps every record's regex apart as well, with its hash; 6 checks the
 // tables in blocks as they are read (util::BlockChecks); 7 in blocks of
-// 4 KB instead of 64.
-constexpr uint64_t kSnapshotFormat = 7 * 100 + kRecordCodecVersion;
-constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '7'};
+// 4 KB instead of 64; 8 keeps each record's source text hash in its entry.
+constexpr uint64_t kSnapshotFormat = 8 * 100 + kRecordCodecVersion;
+constexpr char kMagic[8] = {'K', 'E', 'D', 'B', 'S', 'N', 'P', '8'};
 
 using util::BinaryReader;
 using util::BinaryWriter;
@@ -239,7 +239,8 @@ bool SaveSnapshot(const std::string& file, uint64_t key, const KnowledgeBase& kb
     one.str().clear();
     EncodeRecord(r, &one);
     const std::string& bytes = one.str();
-    entries.push_back({out.size() - h.records_offset, bytes.size(), XXH3_64bits(bytes.data(), bytes.size())});
+    entries.push_back(
+        {out.size() - h.records_offset, bytes.size(), XXH3_64bits(bytes.data(), bytes.size()), r.origin.text_hash});
     ids.push_back({KnowledgeBase::Mapped::IdHash(r.id), i});
     out.Write(bytes);
   }

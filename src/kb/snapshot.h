@@ -21,11 +21,11 @@
 // key, a bad checksum or a short read is ignored and the source is loaded
 // and validated again. Snapshots never change what a load returns.
 //
-// Layout (format 7), every offset from the start of the file: a fixed
+// Layout (format 8), every offset from the start of the file: a fixed
 // header (magic, key, record count, content key, section offsets,
 // checksum), the load report, every record's encoding back to back, every
 // record's regex back to back, then, aligned to 8 bytes, a table of
-// {offset, size, checksum} per record, a table of {id hash, record} sorted
+// {offset, size, checksum, source text hash} per record, a table of {id hash, record} sorted
 // by hash, a table of {offset, hash, size} per regex, and the XXH3 of each
 // 4 KB block of those three tables.
 #pragma once

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <unordered_map>
 
@@ -77,8 +78,13 @@ struct Tables {
   std::vector<uint32_t> domain_word, code_df, code_ids_list, code_begin, code_family;
   std::vector<uint32_t> postings_begin, postings;
 
-  void Read(const KnowledgeBase& kb);
-  void Derive();
+  // With `base_df` (and `base_records`), words weigh what they would in
+  // a knowledge base of base's records and these: a word's document
+  // frequency adds what base_df says of it.
+  using BaseDf = std::function<double(std::string_view)>;
+  void Read(const KnowledgeBase& kb, const BaseDf& base_df = {}, std::size_t base_records = 0);
+  void Derive(const BaseDf& base_df, std::size_t base_records);
+  std::map<std::string, double> other_domain_sizes;  // of the index laid under, if any
   void Write(util::SectionWriter* w) const;
 
  private:
@@ -141,7 +147,7 @@ void Tables::ReadRecord(const Record& rec) {
   domains.push_back(std::move(domain));
 }
 
-void Tables::Read(const KnowledgeBase& kb) {
+void Tables::Read(const KnowledgeBase& kb, const BaseDf& base_df, std::size_t base_records) {
   const std::size_t n = kb.size();
   domains.reserve(n);
   record_phrases.reserve(n + 1);
@@ -152,18 +158,22 @@ void Tables::Read(const KnowledgeBase& kb) {
   bare_begin.push_back(static_cast<uint32_t>(bare_ids.size()));
   all_begin.push_back(static_cast<uint32_t>(all_ids.size()));
   code_begin.push_back(static_cast<uint32_t>(code_ids_list.size()));
-  Derive();
+  Derive(base_df, base_records);
 }
 
 // Everything computed from the words each record has: idf, weights,
 // postings and code families.
-void Tables::Derive() {
+void Tables::Derive(const BaseDf& base_df, std::size_t base_records) {
   const std::size_t n_records = domains.size();
   std::vector<uint32_t> df(words.size(), 0);
   for (uint32_t id : all_ids) ++df[id];
-  const double n = static_cast<double>(std::max<std::size_t>(n_records, 1));
+  std::vector<double> weighed_df(df.begin(), df.end());
+  if (base_df) {
+    for (const auto& [word, id] : words) weighed_df[id] += base_df(word);
+  }
+  const double n = static_cast<double>(std::max<std::size_t>(n_records + base_records, 1));
   idf.resize(words.size());
-  for (std::size_t t = 0; t < idf.size(); ++t) idf[t] = std::log(1 + n / std::max<double>(df[t], 1));
+  for (std::size_t t = 0; t < idf.size(); ++t) idf[t] = std::log(1 + n / std::max<double>(weighed_df[t], 1));
   // A long number in a record is a value (a size, an address, a pid) that
   // the next occurrence of the error will not repeat; rare as it is, it
   // weighs as little as an unknown word, or a signature that quotes one
@@ -217,7 +227,7 @@ void Tables::Write(util::SectionWriter* w) const {
     }
     cue_begin.push_back(static_cast<uint32_t>(cue_words.size()));
   }
-  DomainCues::Write(domains, cue_begin, cue_words, words.size(), w);
+  DomainCues::Write(domains, cue_begin, cue_words, words.size(), w, other_domain_sizes);
   w->Add(idf);
   for (const auto* v : {&phrase_ids, &phrase_begin, &record_phrases, &all_ids, &all_begin}) w->Add(*v);
   w->Add(phrase_weight);
@@ -233,7 +243,8 @@ void Tables::Write(util::SectionWriter* w) const {
 }  // namespace
 
 void DomainCues::Write(const std::vector<std::string>& domains, const std::vector<uint32_t>& begin,
-                       const std::vector<uint32_t>& words, std::size_t word_count, util::SectionWriter* w) {
+                       const std::vector<uint32_t>& words, std::size_t word_count, util::SectionWriter* w,
+                       const std::map<std::string, double>& other_sizes) {
   std::map<std::string, uint16_t> index;
   for (const auto& d : domains) index.emplace(d, 0);
   std::vector<std::string_view> names;
@@ -247,6 +258,10 @@ void DomainCues::Write(const std::vector<std::string>& domains, const std::vecto
   for (const auto& d : domains) {
     record_domain.push_back(index[d]);
     ++records_in[index[d]];
+  }
+  for (std::size_t d = 0; d < names.size(); ++d) {
+    auto it = other_sizes.find(std::string(names[d]));
+    if (it != other_sizes.end()) records_in[d] += it->second;
   }
   // Per word: in how many records of each domain it appears.
   std::vector<std::pair<uint32_t, uint16_t>> pairs;
@@ -282,9 +297,22 @@ void DomainCues::Write(const std::vector<std::string>& domains, const std::vecto
   w->Add(by_word);
 }
 
-std::string SignatureIndex::BuildFile(const KnowledgeBase& kb, uint64_t key) {
+std::string SignatureIndex::BuildFile(const KnowledgeBase& kb, uint64_t key, const SignatureIndex* weighed_like) {
   Tables tables;
-  tables.Read(kb);
+  if (weighed_like) {
+    // idf = log(1 + n / df), so df = n / (e^idf - 1).
+    const double base_n = static_cast<double>(std::max<std::size_t>(weighed_like->records_, 1));
+    tables.Read(
+        kb,
+        [weighed_like, base_n](std::string_view word) {
+          const int64_t id = weighed_like->words_.Find(word);
+          return id < 0 ? 0.0 : base_n / std::expm1(weighed_like->idf_[static_cast<std::size_t>(id)]);
+        },
+        weighed_like->records_);
+    tables.other_domain_sizes = weighed_like->cues_.Sizes();
+  } else {
+    tables.Read(kb);
+  }
   util::SectionWriter w;
   tables.Write(&w);
   // The counterexamples' lines are read as words with the weights above

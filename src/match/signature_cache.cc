@@ -89,6 +89,12 @@ SignatureIndex::SignatureIndex(const KnowledgeBase& kb) {
   Bind(util::SectionFile::FromBytes(BuildFile(kb, key), layout::kMagic, key), kb.size());
 }
 
+SignatureIndex::SignatureIndex(const KnowledgeBase& kb, const SignatureIndex& weighed_like)
+    : weighed_like_(&weighed_like) {
+  const uint64_t key = ContentKey(kb);
+  Bind(util::SectionFile::FromBytes(BuildFile(kb, key, &weighed_like), layout::kMagic, key), kb.size());
+}
+
 bool SignatureIndex::Bind(std::unique_ptr<util::SectionFile> file, std::size_t records) {
   if (!file || file->sections() != layout::kSectionCount) return false;
   const util::SectionFile& f = *file;

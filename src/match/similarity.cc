@@ -30,7 +30,17 @@ bool DomainCues::Bind(const util::SectionFile& file, std::size_t first, util::Ar
          by_word_begin_[idf_.size()] == by_word_.size();
 }
 
-std::vector<double> DomainCues::Affinity(const LineWords& words) const {
+std::map<std::string, double> DomainCues::Sizes() const {
+  std::vector<double> count(names_.size(), 0);
+  for (std::size_t r = 0; r < record_domain_.size(); ++r) {
+    if (record_domain_[r] < count.size()) ++count[record_domain_[r]];
+  }
+  std::map<std::string, double> sizes;
+  for (std::size_t d = 0; d < names_.size(); ++d) sizes[names_[d]] = count[d];
+  return sizes;
+}
+
+std::vector<double> DomainCues::Affinity(const LineWords& words, bool scaled) const {
   std::vector<double> a(names_.size(), 0);
   if (a.empty()) return a;
   for (const auto& [id, idf] : words.known) {
@@ -40,10 +50,25 @@ std::vector<double> DomainCues::Affinity(const LineWords& words) const {
     }
   }
   double best = *std::max_element(a.begin(), a.end());
-  if (best > 0) {
+  if (scaled && best > 0) {
     for (double& x : a) x /= best;
   }
   return a;
+}
+
+std::vector<double> SignatureIndex::AffinityLaidOver(const LineWords& words) const {
+  LineWords shares;
+  for (auto [id, idf] : words.known) {
+    const int64_t there = weighed_like_ ? weighed_like_->words_.Find(words_.At(id)) : -1;
+    if (there >= 0) {
+      // idf = log(1 + n / df) there.
+      const double df = static_cast<double>(weighed_like_->records_) /
+                        std::expm1(weighed_like_->idf_[static_cast<std::size_t>(there)]);
+      idf /= df + 1;
+    }
+    shares.known.emplace_back(id, idf);
+  }
+  return cues_.Affinity(shares, /*scaled=*/false);
 }
 
 double SignatureIndex::CounterSimilarity(const LineWords& words, std::size_t i) const {
@@ -61,6 +86,9 @@ LineWords SignatureIndex::Words(std::string_view text) const {
   // Words no record has are counted once each, told apart by their hash.
   thread_local std::vector<std::size_t> unknown;
   unknown.clear();
+  // Words only the index this one is laid over has, as its ids.
+  thread_local std::vector<uint32_t> weighed_elsewhere;
+  weighed_elsewhere.clear();
   // Names most records share ("RuntimeError") say little either way.
   const std::size_t max_df = MaxCandidateDf(records_);
   ForEachWordAndCode(
@@ -68,6 +96,8 @@ LineWords SignatureIndex::Words(std::string_view text) const {
       [&](std::string_view t) {
         if (const int64_t id = words_.Find(t); id >= 0) {
           w.known.emplace_back(static_cast<uint32_t>(id), idf_[static_cast<std::size_t>(id)]);
+        } else if (const int64_t base_id = weighed_like_ ? weighed_like_->words_.Find(t) : -1; base_id >= 0) {
+          weighed_elsewhere.push_back(static_cast<uint32_t>(base_id));
         } else if (!HasDigit(t)) {
           unknown.push_back(std::hash<std::string_view>()(t));
         }
@@ -82,6 +112,9 @@ LineWords SignatureIndex::Words(std::string_view text) const {
   std::sort(w.known.begin(), w.known.end());
   w.known.erase(std::unique(w.known.begin(), w.known.end()), w.known.end());
   for (const auto& [id, idf] : w.known) w.weight += idf;
+  std::sort(weighed_elsewhere.begin(), weighed_elsewhere.end());
+  weighed_elsewhere.erase(std::unique(weighed_elsewhere.begin(), weighed_elsewhere.end()), weighed_elsewhere.end());
+  for (uint32_t id : weighed_elsewhere) w.weight += weighed_like_->idf_[id];
   std::sort(unknown.begin(), unknown.end());
   w.weight += kUnknownWordWeight * static_cast<double>(std::unique(unknown.begin(), unknown.end()) - unknown.begin());
   std::sort(w.codes.begin(), w.codes.end());

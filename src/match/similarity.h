@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -44,6 +45,10 @@ struct LineWords {
   // The families of the numbered codes the text names ("ts" for TS2403,
   // "cs" for CS0246), known or not, as family ids, ascending.
   std::vector<uint32_t> code_families;
+  // The same text's words against a second, smaller index laid over this
+  // one (the records changed since it was built: engine/layered_indexes.h);
+  // null when there is none.
+  std::shared_ptr<const LineWords> changed;
 };
 
 // How much the words of a text point at each domain of the knowledge base:
@@ -57,16 +62,23 @@ class DomainCues {
   // Writes the cues as sections: `domains[i]` is record i's domain; its
   // word ids (each once) are `words[begin[i] .. begin[i + 1])`; `idf` has
   // one value per word id. (Built once, when the index is.)
+  // `other_sizes`: records per domain of an index this one is laid over,
+  // counted in each domain's size (a word's share of a domain is the share
+  // of the domain's records that have it).
   static void Write(const std::vector<std::string>& domains, const std::vector<uint32_t>& begin,
-                    const std::vector<uint32_t>& words, std::size_t word_count, util::SectionWriter* w);
+                    const std::vector<uint32_t>& words, std::size_t word_count, util::SectionWriter* w,
+                    const std::map<std::string, double>& other_sizes = {});
+  // Records per domain, by name.
+  std::map<std::string, double> Sizes() const;
   static constexpr std::size_t kSections = 6;
   // Binds the sections Write wrote, from `first`; `idf` by word id.
   bool Bind(const util::SectionFile& file, std::size_t first, util::Array<double> idf, std::size_t records);
   const std::vector<std::string>& names() const { return names_; }
 
   // Per domain (DomainOf's numbering), the text's affinity, scaled so that
-  // the strongest domain has 1; all 0 when no word points anywhere.
-  std::vector<double> Affinity(const LineWords& words) const;
+  // the strongest domain has 1 (unless `scaled` is false); all 0 when no
+  // word points anywhere.
+  std::vector<double> Affinity(const LineWords& words, bool scaled = true) const;
   // Record i's domain, as an index into Affinity().
   std::size_t DomainOf(std::size_t record) const { return record_domain_[record]; }
   std::size_t domains() const { return names_.size(); }
@@ -107,6 +119,11 @@ class SignatureIndex {
  public:
   // Reads every record (tens of milliseconds on the 2,522-record corpus).
   explicit SignatureIndex(const KnowledgeBase& kb);
+  // An index of a few records laid over `weighed_like` (the records changed
+  // since it was built): their words weigh what they would in one index of
+  // both, and a text's words it does not know but `weighed_like` does
+  // weigh what they do there. `weighed_like` must outlive it.
+  SignatureIndex(const KnowledgeBase& kb, const SignatureIndex& weighed_like);
   SignatureIndex(SignatureIndex&&) noexcept;
   SignatureIndex& operator=(SignatureIndex&&) noexcept;
   ~SignatureIndex();
@@ -156,6 +173,11 @@ class SignatureIndex {
   bool MentionsDomain(const LineWords& words, std::size_t i) const;
 
   const DomainCues& domains() const { return cues_; }
+  // For an index laid over another (weighed_like): the unscaled affinity
+  // (DomainCues) these records add to the other's. A word only they have
+  // counts whole; a word the other has too, in the share one record would
+  // take of it there (1 in df + 1).
+  std::vector<double> AffinityLaidOver(const LineWords& words) const;
 
   // How much the words read like one of record `i`'s counterexamples (real
   // texts of look-alike errors it must not be taken for), line by line:
@@ -177,7 +199,7 @@ class SignatureIndex {
  private:
   SignatureIndex();
   // The index file's bytes, built from every record (signature_build.cc).
-  static std::string BuildFile(const KnowledgeBase& kb, uint64_t key);
+  static std::string BuildFile(const KnowledgeBase& kb, uint64_t key, const SignatureIndex* weighed_like = nullptr);
   // Binds every table to `file`'s sections; false when they do not fit
   // together (a file of another shape is rebuilt).
   bool Bind(std::unique_ptr<util::SectionFile> file, std::size_t records);
@@ -197,6 +219,7 @@ class SignatureIndex {
   // that comparing costs integer work instead of a string per word.
   std::unique_ptr<util::SectionFile> file_;
   std::size_t records_ = 0;
+  const SignatureIndex* weighed_like_ = nullptr;
   util::StringTable words_;
   util::Array<double> idf_;  // by word id
   // A record's phrases are its signature and its aliases, each read on its

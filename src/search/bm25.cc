@@ -108,6 +108,10 @@ std::string Bm25Index::BuildFile(const KnowledgeBase& kb, uint64_t key) {
   return w.Finish(kMagic, key);
 }
 
+Bm25Index::Bm25Index(const KnowledgeBase& kb, const Bm25Index& weighed_like) : Bm25Index(kb) {
+  weighed_like_ = &weighed_like;
+}
+
 Bm25Index::Bm25Index(const KnowledgeBase& kb) : kb_(&kb) {
   const uint64_t key = ContentKey(kb);
   if (!Bind(util::SectionFile::FromBytes(BuildFile(kb, key), kMagic, key))) {
@@ -268,7 +272,8 @@ class Accumulator {
 
 std::vector<Hit> Bm25Index::Search(std::string_view query, std::size_t top,
                                    const std::function<bool(std::size_t)>& keep) const {
-  const double n = static_cast<double>(doc_length_.size());
+  const double n = static_cast<double>(doc_length_.size() + (weighed_like_ ? weighed_like_->doc_length_.size() : 0));
+  const double average_length = weighed_like_ ? weighed_like_->average_length_ : average_length_;
   std::vector<std::string> words = Tokenize(query);
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
@@ -304,9 +309,16 @@ std::vector<Hit> Bm25Index::Search(std::string_view query, std::size_t top,
   const bool truncated = full == 0 && !reached.empty();
   if (truncated) full = 1, budget = kPostingBudget;
 
-  for (QueryTerm& q : reached) q.idf = std::log(1 + (n - q.df + 0.5) / (q.df + 0.5));
+  for (QueryTerm& q : reached) {
+    double df = q.df;
+    if (weighed_like_) {
+      const std::size_t there = weighed_like_->Find(Term(q.term));
+      if (there < weighed_like_->terms()) df += weighed_like_->offsets_[there + 1] - weighed_like_->offsets_[there];
+    }
+    q.idf = std::log(1 + (n - df + 0.5) / (df + 0.5));
+  }
   auto term_score = [&](const QueryTerm& q, uint32_t doc, float tf) {
-    const double norm = kK1 * (1 - kB + kB * doc_length_[doc] / average_length_);
+    const double norm = kK1 * (1 - kB + kB * doc_length_[doc] / average_length);
     return q.weight * q.idf * (tf * (kK1 + 1)) / (tf + norm);
   };
   thread_local Accumulator acc;

@@ -48,6 +48,11 @@ struct Hit {
 class Bm25Index {
  public:
   explicit Bm25Index(const KnowledgeBase& kb);
+  // An index of a few records laid over `weighed_like` (the records
+  // changed since it was built): scores weigh terms by their rarity, and
+  // lengths against the average, across both, so that its hits and the
+  // other's can be ranked together. `weighed_like` must outlive it.
+  Bm25Index(const KnowledgeBase& kb, const Bm25Index& weighed_like);
 
   // Up to `top` records, best first; ties by id. `keep`, when given,
   // leaves out the records (indexes into kb.records()) it says no to.
@@ -97,6 +102,7 @@ class Bm25Index {
   util::Array<float> tfs_;          // weighted term counts
   util::Array<float> doc_length_;   // weighted lengths
   double average_length_ = 1;
+  const Bm25Index* weighed_like_ = nullptr;
 };
 
 }  // namespace kedb::search

@@ -184,6 +184,8 @@ ApiReply Healthz(const EngineSlot& slot) {
          {"generation", info.generation},
          {"loaded_at", info.loaded_at},
          {"failed_reloads", info.failed_reloads},
+         {"layered_changes", info.layered_changes},
+         {"full_compile_running", info.full_compile_running},
          {"last_reload_error", info.last_error}};
   if (slot.from_store()) j["store_revision"] = info.revision;
   // What the web page offers: hit statistics with a store, and reports when

@@ -3,12 +3,23 @@
 // Requests take a shared_ptr to the current engine and keep it until they
 // finish, so a reload never pulls a knowledge base from under a request in
 // flight; the old engine is freed when its last request ends.
+//
+// A JSONL knowledge base reloads by its changed lines: the lines are hashed
+// against the last fully compiled engine (kb/jsonl_changes.h), and when
+// records were only edited or added, an engine with the changed records
+// laid over it serves at once (Engine::WithChanges; milliseconds plus a
+// read of the file, at any size). A full compile then runs on a thread of
+// its own, from a few seconds after the file's last change, and replaces
+// the layered engine when done. A removal, or a change to more than
+// kMaxLayeredChanges records, reloads in full as before.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "kedb/engine.h"
 #include "serve/write_limiter.h"
@@ -24,6 +35,10 @@ class EngineSlot {
   // With `allow_empty`, a knowledge base with no record loads (and matches
   // nothing); otherwise it is refused like a broken one.
   EngineSlot(std::string kb_path, std::string cache_dir, bool allow_empty = false);
+  // Waits for a full compile running behind a layered engine.
+  ~EngineSlot();
+
+  static constexpr std::size_t kMaxLayeredChanges = 1000;
 
   // Loads the knowledge base again, strictly: a document with an error
   // refuses the whole new knowledge base, and the engine already serving
@@ -33,6 +48,9 @@ class EngineSlot {
   // The engine now serving (nullptr before the first successful load).
   std::shared_ptr<const Engine> Get() const;
 
+  // Waits until no full compile runs behind a layered engine.
+  void WaitForFullCompile();
+
   struct Info {
     std::string kb_path;
     std::size_t records = 0;
@@ -41,6 +59,8 @@ class EngineSlot {
     uint64_t failed_reloads = 0;  // refused since start
     std::string last_error;       // why the last refused reload was refused
     int64_t revision = 0;         // a store's revision the records are as of (0 for files)
+    std::size_t layered_changes = 0;  // records laid over the last full compile (0: none)
+    bool full_compile_running = false;
   };
   Info info() const;
 
@@ -74,9 +94,26 @@ class EngineSlot {
   bool record_hits() const { return record_hits_; }
 
  private:
+  OpenOptions Options() const;
+  // Reload() by changed lines: true when it decided (`*status` says how),
+  // false when the whole knowledge base must be loaded. Under reload_mu_.
+  bool ReloadChanges(Status* status);
+  // Makes `engine` the one serving. Under reload_mu_.
+  void Serve(std::shared_ptr<const Engine> engine, int64_t revision, std::size_t layered_changes);
+  Status Refuse(Status why);
+  // Starts the full compile behind a layered engine, unless one runs.
+  void StartFullCompile();
+  void FullCompile();
+
   const std::string kb_path_, cache_dir_;
   const bool allow_empty_;
-  std::mutex reload_mu_;  // serializes Reload()
+  std::mutex reload_mu_;  // serializes Reload() and guards full_ and the compile's thread
+  // The last fully compiled engine, which changed lines are found against
+  // (null before the first load, and for stores).
+  std::shared_ptr<const Engine> full_;
+  std::thread compile_thread_;
+  bool compiling_ = false;           // compile_thread_ runs
+  std::condition_variable compiled_;  // notified when it ends
   mutable std::mutex mu_;  // guards the fields below
   std::shared_ptr<const Engine> engine_;
   Info info_;

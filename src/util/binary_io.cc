@@ -1,6 +1,7 @@
 #include "util/binary_io.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,6 +9,8 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -114,12 +117,33 @@ bool AtomicFileWriter::Commit(WriteFor use) {
 }
 
 
+namespace {
+
+// Whether `name` is a temporary file ("<name>.tmp<pid>") of a process that
+// is gone: one stopped while writing it (killed, or a server that ended
+// without waiting for a compile behind it).
+bool Abandoned(const std::string& name) {
+  const std::size_t at = name.rfind(".tmp");
+  if (at == std::string::npos || at + 4 == name.size()) return false;
+  pid_t pid = 0;
+  auto [end, err] = std::from_chars(name.data() + at + 4, name.data() + name.size(), pid);
+  if (err != std::errc() || end != name.data() + name.size() || pid <= 0) return false;
+  return ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+}  // namespace
+
 void PruneCacheFiles(const std::string& dir, const std::string& prefix, std::size_t keep) {
   std::error_code ec;
   std::vector<std::pair<fs::file_time_type, fs::path>> files;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.rfind(prefix, 0) != 0 || name.find(".tmp") != std::string::npos) continue;
+    if (name.rfind(prefix, 0) != 0) continue;
+    if (name.find(".tmp") != std::string::npos) {
+      std::error_code removed;
+      if (Abandoned(name)) fs::remove(it->path(), removed);
+      continue;
+    }
     files.emplace_back(it->last_write_time(ec), it->path());
   }
   if (files.size() <= keep) return;

@@ -121,7 +121,8 @@ class AtomicFileWriter {
 
 // Keeps at most `keep` files named `prefix`* in `dir` (the newest by
 // modification time) and deletes the rest: caches must not grow without
-// bound as a knowledge base is edited.
+// bound as a knowledge base is edited. Temporary files of such names left
+// by a process that is gone are deleted too.
 void PruneCacheFiles(const std::string& dir, const std::string& prefix, std::size_t keep);
 
 // The process stops here when a cache file it has opened turns out to be
