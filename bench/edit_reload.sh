@@ -31,9 +31,10 @@ records=$(wc -l < "$FILE")
 times=()
 for i in $(seq 1 "$EDITS"); do
   line=$(( (i * 7919 * 127) % records + 1 ))
-  # A word of its own per edit: markers sharing words would make the
-  # edited records look alike, and the answer abstain, compiled or not.
-  marker="kedbprobe$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n' | tr '0-9' 'g-p')"
+  # Words of its own per edit: markers sharing words would make the edited
+  # records look alike, and the answer abstain, compiled or not.
+  word() { head -c 5 /dev/urandom | od -An -tx1 | tr -d ' \n' | tr '0-9' 'g-p'; }
+  marker="$(word)Error: $(word) $(word) failed"
   python3 - "$FILE" "$line" "$marker" <<'PY'
 import json, sys
 path, line, marker = sys.argv[1], int(sys.argv[2]), sys.argv[3]
