@@ -7,6 +7,8 @@
 # rewriting the file comes before it. The server then compiles the whole
 # file on a thread of its own (serve/engine_slot.h); the edits that follow
 # are measured while it does, as happens when edits come in a row.
+# The file is edited in place: run it on a generated knowledge base
+# (bench/scale.sh makes them), not on one you keep.
 #
 #   bench/edit_reload.sh build/scale/1000000/kb.jsonl 5
 set -uo pipefail
