@@ -103,10 +103,9 @@ LayeredSignatures::LayeredSignatures(const match::SignatureIndex* base, const Ch
 
 std::vector<double> LayeredSignatures::Affinity(const match::LineWords& words) const {
   if (!changed_ || !words.changed) return base_->domains().Affinity(words);
-  std::vector<double> a = base_->domains().Affinity(words, /*scaled=*/false);
+  auto [a, ours] = changed_->signatures().AffinityLaidOver(words, *words.changed);
   a.resize(domains_, 0);
-  const std::vector<double> fresh = changed_->signatures().AffinityLaidOver(*words.changed);
-  for (std::size_t d = 0; d < fresh.size() && d < domain_of_changed_.size(); ++d) a[domain_of_changed_[d]] += fresh[d];
+  for (std::size_t d = 0; d < ours.size() && d < domain_of_changed_.size(); ++d) a[domain_of_changed_[d]] += ours[d];
   const double best = a.empty() ? 0 : *std::max_element(a.begin(), a.end());
   if (best > 0) {
     for (double& x : a) x /= best;

@@ -14,8 +14,10 @@
 //     record);
 //   - the changed records' words are weighed by their rarity across base's
 //     records and theirs (match::SignatureIndex and search::Bm25Index
-//     "weighed like" base), and words only they have point at their
-//     domains. Base's own weights are left as they were, so a word a
+//     "weighed like" base), and a text word is split between base's
+//     domains and theirs as one index of both would split it (by each
+//     index's per-word totals of domain shares). Base's own weights are
+//     left as they were, so a word a
 //     changed record brings in, or drops, does not yet move how base's
 //     records are weighed. On the corpus and the bundled knowledge base,
 //     with regexes edited and records added, the first answer is the

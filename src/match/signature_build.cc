@@ -272,6 +272,7 @@ void DomainCues::Write(const std::vector<std::string>& domains, const std::vecto
   std::sort(pairs.begin(), pairs.end());
   std::vector<uint32_t> by_word_begin(word_count + 1, 0);
   std::vector<Share> by_word;
+  std::vector<float> word_total(word_count, 0);
   for (std::size_t i = 0; i < pairs.size();) {
     const uint32_t word = pairs[i].first;
     std::size_t end = i;
@@ -287,6 +288,7 @@ void DomainCues::Write(const std::vector<std::string>& domains, const std::vecto
       k = run;
     }
     for (std::size_t k = first; k < by_word.size(); ++k) by_word[k].share = static_cast<float>(by_word[k].share / total);
+    if (word < word_count) word_total[word] = static_cast<float>(total);
     by_word_begin[word + 1] = static_cast<uint32_t>(by_word.size() - first);
     i = end;
   }
@@ -295,6 +297,7 @@ void DomainCues::Write(const std::vector<std::string>& domains, const std::vecto
   w->Add(record_domain);
   w->Add(by_word_begin);
   w->Add(by_word);
+  w->Add(word_total);
 }
 
 std::string SignatureIndex::BuildFile(const KnowledgeBase& kb, uint64_t key, const SignatureIndex* weighed_like) {

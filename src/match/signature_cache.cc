@@ -31,7 +31,7 @@ namespace layout = signature_layout;
 namespace {
 
 // 3: the tables used in place. 4: checked in 4 KB blocks.
-constexpr std::string_view kFormat = "kedb-signatures-4";
+constexpr std::string_view kFormat = "kedb-signatures-5";
 // Signature indexes kept per cache folder, as for pattern databases.
 constexpr std::size_t kCachedIndexes = 8;
 

@@ -15,7 +15,7 @@ enum Section : std::size_t {
   kCodes = 3,         // a StringTable
   kFamilies = 6,      // a StringTable
   kCues = 9,          // DomainCues::kSections
-  kIdf = 15,
+  kIdf = 16,
   kPhraseIds,
   kPhraseBegin,
   kRecordPhrases,

@@ -20,13 +20,14 @@ bool DomainCues::Bind(const util::SectionFile& file, std::size_t first, util::Ar
                       std::size_t records) {
   util::StringTable names;
   if (!names.Bind(file, first) || !file.Get(first + 3, &record_domain_) || !file.Get(first + 4, &by_word_begin_) ||
-      !file.Get(first + 5, &by_word_)) {
+      !file.Get(first + 5, &by_word_) || !file.Get(first + 6, &total_)) {
     return false;
   }
   names_.clear();
   for (uint32_t d = 0; d < names.size(); ++d) names_.emplace_back(names.At(d));
   idf_ = idf;
-  return record_domain_.size() == records && by_word_begin_.size() == idf_.size() + 1 && by_word_begin_[0] == 0 &&
+  return record_domain_.size() == records && by_word_begin_.size() == idf_.size() + 1 && total_.size() == idf_.size() &&
+         by_word_begin_[0] == 0 &&
          by_word_begin_[idf_.size()] == by_word_.size();
 }
 
@@ -56,19 +57,31 @@ std::vector<double> DomainCues::Affinity(const LineWords& words, bool scaled) co
   return a;
 }
 
-std::vector<double> SignatureIndex::AffinityLaidOver(const LineWords& words) const {
-  LineWords shares;
-  for (auto [id, idf] : words.known) {
-    const int64_t there = weighed_like_ ? weighed_like_->words_.Find(words_.At(id)) : -1;
-    if (there >= 0) {
-      // idf = log(1 + n / df) there.
-      const double df = static_cast<double>(weighed_like_->records_) /
-                        std::expm1(weighed_like_->idf_[static_cast<std::size_t>(there)]);
-      idf /= df + 1;
+std::pair<std::vector<double>, std::vector<double>> SignatureIndex::AffinityLaidOver(const LineWords& theirs,
+                                                                                     const LineWords& ours) const {
+  // A word's share of a domain is the share of the domain's records that
+  // have it, over the sum of those shares across domains: the sum over
+  // both indexes' domains is the two totals added.
+  auto part = [](double mine, double other) { return mine + other > 0 ? mine / (mine + other) : 0; };
+  LineWords their_part, our_part;
+  for (auto [id, idf] : theirs.known) {
+    const int64_t here = weighed_like_ ? words_.Find(weighed_like_->words_.At(id)) : -1;
+    if (here < 0) {
+      their_part.known.emplace_back(id, idf);
+      continue;
     }
-    shares.known.emplace_back(id, idf);
+    // Weighed as this index weighs it: by its rarity across both.
+    const auto h = static_cast<uint32_t>(here);
+    their_part.known.emplace_back(id, idf_[h] * part(weighed_like_->cues_.Total(id), cues_.Total(h)));
   }
-  return cues_.Affinity(shares, /*scaled=*/false);
+  for (auto [id, idf] : ours.known) {
+    const int64_t there = weighed_like_ ? weighed_like_->words_.Find(words_.At(id)) : -1;
+    const double other = there >= 0 ? weighed_like_->cues_.Total(static_cast<uint32_t>(there)) : 0;
+    our_part.known.emplace_back(id, idf * part(cues_.Total(id), other));
+  }
+  std::vector<double> their_affinity =
+      weighed_like_ ? weighed_like_->cues_.Affinity(their_part, /*scaled=*/false) : std::vector<double>();
+  return {std::move(their_affinity), cues_.Affinity(our_part, /*scaled=*/false)};
 }
 
 double SignatureIndex::CounterSimilarity(const LineWords& words, std::size_t i) const {

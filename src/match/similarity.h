@@ -70,7 +70,10 @@ class DomainCues {
                     const std::map<std::string, double>& other_sizes = {});
   // Records per domain, by name.
   std::map<std::string, double> Sizes() const;
-  static constexpr std::size_t kSections = 6;
+  // Word w's shares before they were made to sum to 1: what splits a
+  // word between two indexes laid one over the other.
+  double Total(uint32_t w) const { return w < total_.size() ? total_[w] : 0; }
+  static constexpr std::size_t kSections = 7;
   // Binds the sections Write wrote, from `first`; `idf` by word id.
   bool Bind(const util::SectionFile& file, std::size_t first, util::Array<double> idf, std::size_t records);
   const std::vector<std::string>& names() const { return names_; }
@@ -98,6 +101,7 @@ class DomainCues {
   // by_word_begin_[w + 1]).
   util::Array<uint32_t> by_word_begin_;
   util::Array<Share> by_word_;
+  util::Array<float> total_;  // by word id
   util::Array<double> idf_;
 };
 
@@ -174,10 +178,12 @@ class SignatureIndex {
 
   const DomainCues& domains() const { return cues_; }
   // For an index laid over another (weighed_like): the unscaled affinity
-  // (DomainCues) these records add to the other's. A word only they have
-  // counts whole; a word the other has too, in the share one record would
-  // take of it there (1 in df + 1).
-  std::vector<double> AffinityLaidOver(const LineWords& words) const;
+  // (DomainCues) of a text's words, `theirs` against the other index and
+  // `ours` against this one, each word split between the two indexes'
+  // domains as one index of both records would split it. Returns the
+  // other's domains, then this one's.
+  std::pair<std::vector<double>, std::vector<double>> AffinityLaidOver(const LineWords& theirs,
+                                                                       const LineWords& ours) const;
 
   // How much the words read like one of record `i`'s counterexamples (real
   // texts of look-alike errors it must not be taken for), line by line:
