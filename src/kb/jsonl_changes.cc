@@ -21,12 +21,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A JSONL file, as a load tells one.
 bool IsJsonlFile(const std::string& path) {
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return false;
-  std::string ext = fs::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext == ".jsonl" || ext == ".ndjson";
+  return fs::is_regular_file(path, ec) && IsJsonl(path);
 }
 
 // Records by the hash of the text each was read from, in one open-addressed

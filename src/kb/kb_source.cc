@@ -13,12 +13,13 @@
 
 namespace kedb {
 namespace fs = std::filesystem;
-namespace {
 
 bool IsJsonl(const fs::path& p) {
   auto ext = p.extension().string();
   return ext == ".jsonl" || ext == ".ndjson";
 }
+
+namespace {
 
 Diagnostic ReadError(const std::string& file, int line, std::string message) {
   Diagnostic d;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -30,6 +31,9 @@ struct SourceDocument {
 // `path` itself cannot be opened.
 Status ForEachDocument(const std::string& path, const LoadOptions& options,
                        const std::function<void(SourceDocument&&)>& each);
+
+// Whether a file at `p` is read as JSON Lines (by its extension).
+bool IsJsonl(const std::filesystem::path& p);
 
 // One line of a JSONL file: `text` (without its "\n"; valid only during
 // the call), or `too_long` when it passes options.max_line_bytes (then
