@@ -93,6 +93,42 @@ TEST(PatternShard, TableFindsWhatTheDatabaseFinds) {
   EXPECT_GE(total, 15u);
 }
 
+// Many literals behind one key (their first 8 bytes), some beginning
+// others, and a chain of 20 each one byte longer than the last: the table
+// finds each where the database does.
+TEST(PatternShard, TableFindsLiteralsSharingAKey) {
+  std::vector<std::string> patterns;
+  const std::vector<std::string> objects = {"trigger", "socket", "block", "ledger", "parent", "quota"};
+  for (int i = 0; i < 300; ++i) {
+    patterns.push_back(fmt::format("failed to read {} {}", objects[i % objects.size()], i));
+  }
+  for (const char* p : {"failed to read", "failed to read ", "failed to read parent", "failed to read parent 4",
+                        "failed to read parent 40", "failed to read parent 4000", "failed to"}) {
+    patterns.emplace_back(p);
+  }
+  for (int n = 9; n < 29; ++n) patterns.push_back("Q" + std::string(static_cast<std::size_t>(n - 1), 'q'));
+  auto built = BuildShard(patterns);
+  ASSERT_TRUE(built.shard.has_value());
+  const auto& shard = built.shard;
+  const std::vector<std::string> texts = {
+      "error: failed to read parent 40 (retry)",
+      "failed to read parent 4000failed to read quota 299 and failed to read ledger 3",
+      "FAILED TO READ TRIGGER 0 / failed to rea / failed to read socket 1000",
+      std::string(40, 'q'),
+      "qqqqqqqqqqqqqqq failed",
+  };
+  std::size_t total = 0;
+  for (const std::string& text : texts) {
+    for (auto kind : {PatternShard::Literals::kDistinct, PatternShard::Literals::kBroad}) {
+      auto table = Find(*shard, kind, text, PatternShard::Route::kTable);
+      auto database = Find(*shard, kind, text, PatternShard::Route::kDatabase);
+      EXPECT_EQ(table, database) << text;
+      total += table.size();
+    }
+  }
+  EXPECT_GE(total, 20u * 12u);  // the q chain alone, at each start that leaves room
+}
+
 // Many patterns behind one factor are grouped by a second literal they
 // need (their gate): a line lacking the gate skips the group whole. The
 // groups hold every pattern once, and a scan finds what PCRE2 finds.

@@ -1,6 +1,7 @@
 #include "match/literal_index.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <map>
 
@@ -186,6 +187,39 @@ void StoredDatabase::Keep(regex::HsDatabase db) {
   });
 }
 
+// The literals of `group` (ids of sorted literals sharing a key) that
+// begin `text`, shortest first. Checking each literal cost a comparison per
+// literal of the group, and at a million patterns a key such as "failed t"
+// leads to thousands. Sorted, the longest literal that begins `text` is the
+// greatest literal not above it, if that one begins it; otherwise any that
+// does is no longer than their common start. So each step is a binary
+// search, and there are about as many steps as literals found.
+template <typename F>
+void LiteralIndex::LiteralsBeginning(std::span<const uint32_t> group, std::string_view text, F&& on_hit) const {
+  std::array<std::pair<uint32_t, std::size_t>, 16> found;  // longest first, emitted reversed
+  std::size_t n = 0;
+  std::size_t below = group.size();  // candidates are group[0, below)
+  while (text.size() > kKeyBytes && below > 0) {
+    auto after = std::upper_bound(group.begin(), group.begin() + static_cast<std::ptrdiff_t>(below), text,
+                                  [&](std::string_view t, uint32_t lit) { return t < literals_.At(lit); });
+    if (after == group.begin()) break;
+    below = static_cast<std::size_t>(after - group.begin()) - 1;
+    const std::string_view lit = literals_.At(group[below]);
+    const std::size_t common =
+        static_cast<std::size_t>(std::mismatch(lit.begin(), lit.end(), text.begin(), text.end()).first - lit.begin());
+    if (common < lit.size()) {
+      text = text.substr(0, common);
+      continue;
+    }
+    if (n == found.size()) {  // a chain this long is rare: emit those held, and lose the order
+      for (; n > 0; --n) on_hit(found[n - 1].first, found[n - 1].second);
+    }
+    found[n++] = {group[below], lit.size()};
+    text = text.substr(0, lit.size() - 1);
+  }
+  for (std::size_t k = n; k > 0; --k) on_hit(found[k - 1].first, found[k - 1].second);
+}
+
 // Each literal at each position of the text.
 template <typename F>
 void LiteralIndex::LookUp(const TextKeys& keys, F&& on_hit) const {
@@ -205,10 +239,9 @@ void LiteralIndex::LookUp(const TextKeys& keys, F&& on_hit) const {
       if (prefix < 0) continue;
       const uint32_t begin = prefix_offsets_[prefix], end = prefix_offsets_[prefix + 1];
       if (begin > end || end > prefix_literals_.size()) continue;  // a damaged table finds nothing
-      for (uint32_t lit : prefix_literals_.Slice(begin, end)) {
-        const std::string_view text = literals_.At(lit);
-        if (folded.substr(i, text.size()) == text) on_hit(lit, i + text.size());
-      }
+      LiteralsBeginning(prefix_literals_.Slice(begin, end), folded.substr(i), [&](uint32_t lit, std::size_t size) {
+        on_hit(lit, i + size);
+      });
     }
   }
 }

@@ -129,6 +129,8 @@ class LiteralIndex {
  private:
   template <typename F>
   void LookUp(const TextKeys& keys, F&& on_hit) const;
+  template <typename F>
+  void LiteralsBeginning(std::span<const uint32_t> group, std::string_view text, F&& on_hit) const;
 
   StoredDatabase db_;
   util::Array<uint32_t> offsets_, patterns_;
