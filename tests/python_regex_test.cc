@@ -858,6 +858,44 @@ TEST(Pcre2Regex, AtomicGroupsAvoidJitBugs) {
   EXPECT_EQ(CompileOrDie("a[+]+b").jit_compiled(), Pcre2Regex::JitAvailable());
 }
 
+// A regex whose JIT waits for its 8th search answers the same before and
+// after, also while four threads search it as the JIT copy is made.
+TEST(Pcre2Regex, DeferredJitAnswersAsTheInterpreter) {
+  Pcre2Options deferred;
+  deferred.jit_after = 8;
+  const std::string pattern = "(?:failed|unable) to read (?:the )?(\\w+) trigger after (\\d+) ms";
+  const Pcre2Regex re = CompileOrDie(pattern, deferred);
+  const Pcre2Regex now = CompileOrDie(pattern);
+  EXPECT_FALSE(re.jit_compiled());
+  const std::vector<std::string> lines = {"E: failed to read the parent trigger after 1552 ms (KX1)",
+                                          "unable to read trigger after 9 ms", "failed to read trigger",
+                                          "UNABLE TO READ THE X TRIGGER AFTER 1 MS"};
+  for (int round = 0; round < 4; ++round) {
+    for (const std::string& line : lines) {
+      EXPECT_EQ(re.Find(line), now.Find(line)) << line;
+      EXPECT_EQ(re.Captures(line), now.Captures(line)) << line;
+    }
+  }
+  EXPECT_EQ(re.jit_compiled(), Pcre2Regex::JitAvailable());
+
+  Pcre2Regex shared = CompileOrDie(pattern, deferred);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 200; ++i) {
+        for (const std::string& line : lines) wrong += shared.Find(line) != now.Find(line);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(shared.jit_compiled(), Pcre2Regex::JitAvailable());
+  // Moved, it keeps its JIT copy and answers the same.
+  const Pcre2Regex moved = std::move(shared);
+  EXPECT_EQ(moved.Find(lines[0]), now.Find(lines[0]));
+}
+
 TEST(Pcre2Regex, MatchLimitIsApplied) {
   // Python finds "ac" at the end, after ~4M steps of backtracking from the
   // start; the default budget gives up (no match), a larger one gets there.

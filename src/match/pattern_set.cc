@@ -180,13 +180,26 @@ PatternSet::Compiled& PatternSet::Slot(uint32_t p) const {
   return MadeOnce(page.slots[p & ((std::size_t{1} << kSlotPageBits) - 1)]);
 }
 
+namespace {
+
+// Patterns are compiled on their first candidate, and most see only a few
+// (at a million records, a match compiles dozens of patterns to confirm
+// one): the JIT waits until a pattern has been searched with this often.
+regex::Pcre2Options DeferredJit() {
+  regex::Pcre2Options options;
+  options.jit_after = 8;
+  return options;
+}
+
+}  // namespace
+
 const PatternSet::Compiled& PatternSet::Get(uint32_t p) const {
   Compiled& c = Slot(p);
   std::call_once(c.once, [&]() {
     auto parsed = regex::ParsePythonRegex(source_.pattern(p));
     if (parsed.ok()) {
       c.info = std::make_unique<regex::PatternInfo>(std::move(parsed).value());
-      auto re = regex::Pcre2Regex::Compile(c.info->pcre2);
+      auto re = regex::Pcre2Regex::Compile(c.info->pcre2, DeferredJit());
       if (re.ok()) c.regex = std::make_unique<regex::Pcre2Regex>(std::move(re).value());
     }
   });
@@ -414,7 +427,7 @@ std::size_t PatternSet::MatchedLiteralChars(uint32_t p, std::string_view line, r
     for (const std::string& b : TopLevelBranches(source_.pattern(p))) {
       auto parsed = regex::ParsePythonRegex(b);
       if (!parsed.ok()) return;  // a branch that does not stand alone: count the whole pattern
-      auto re = regex::Pcre2Regex::Compile("\\A(?:" + parsed->pcre2 + ")");
+      auto re = regex::Pcre2Regex::Compile("\\A(?:" + parsed->pcre2 + ")", DeferredJit());
       if (!re.ok()) return;
       branches.push_back({std::make_unique<regex::Pcre2Regex>(std::move(re).value()), parsed->literal_chars});
     }

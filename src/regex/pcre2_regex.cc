@@ -105,8 +105,11 @@ Result<Pcre2Regex> Pcre2Regex::Compile(std::string_view pcre2_pattern, const Pcr
   regex.code_ = compiled;
   regex.options_ = options;
   regex.pattern_ = std::string(pcre2_pattern);
-  regex.jit_ = !HasAtomicOrPossessive(pcre2_pattern) &&
-               pcre2_jit_compile(compiled, PCRE2_JIT_COMPLETE) == 0;
+  regex.may_jit_ = JitAvailable() && !HasAtomicOrPossessive(pcre2_pattern);
+  if (regex.may_jit_ && options.jit_after == 0) {
+    if (pcre2_jit_compile(compiled, PCRE2_JIT_COMPLETE) == 0) regex.jit_code_ = compiled;
+    regex.may_jit_ = false;  // done, or refused for good
+  }
 
   std::uint32_t captures = 0, names = 0, entry_size = 0;
   PCRE2_SPTR table = nullptr;
@@ -126,26 +129,47 @@ Result<Pcre2Regex> Pcre2Regex::Compile(std::string_view pcre2_pattern, const Pcr
   return regex;
 }
 
-Pcre2Regex::Pcre2Regex(Pcre2Regex&& other) noexcept
-    : code_(std::exchange(other.code_, nullptr)),
-      options_(other.options_),
-      pattern_(std::move(other.pattern_)),
-      group_names_(std::move(other.group_names_)),
-      jit_(other.jit_) {}
+// Moves happen before a regex is shared (it is built, then kept), so they
+// need not be atomic as a whole.
+Pcre2Regex::Pcre2Regex(Pcre2Regex&& other) noexcept { *this = std::move(other); }
 
 Pcre2Regex& Pcre2Regex::operator=(Pcre2Regex&& other) noexcept {
   if (this != &other) {
-    pcre2_code_free(code_);
+    FreeCode();
     code_ = std::exchange(other.code_, nullptr);
+    jit_code_ = other.jit_code_.exchange(nullptr);
+    searches_ = other.searches_.load();
+    may_jit_ = other.may_jit_;
     options_ = other.options_;
     pattern_ = std::move(other.pattern_);
     group_names_ = std::move(other.group_names_);
-    jit_ = other.jit_;
   }
   return *this;
 }
 
-Pcre2Regex::~Pcre2Regex() { pcre2_code_free(code_); }
+Pcre2Regex::~Pcre2Regex() { FreeCode(); }
+
+void Pcre2Regex::FreeCode() {
+  pcre2_code* jit = jit_code_.exchange(nullptr);
+  if (jit != code_) pcre2_code_free(jit);  // a copy; compiled at once, it is code_ itself
+  pcre2_code_free(code_);
+  code_ = nullptr;
+}
+
+const pcre2_code* Pcre2Regex::CodeForSearch() const {
+  if (const pcre2_code* jit = jit_code_.load(std::memory_order_acquire)) return jit;
+  if (!may_jit_ || searches_.fetch_add(1, std::memory_order_relaxed) + 1 != options_.jit_after) return code_;
+  // This search is the one that compiles: on a copy, as others may be
+  // searching with code_ now.
+  pcre2_code* copy = pcre2_code_copy(code_);
+  if (copy == nullptr) return code_;
+  if (pcre2_jit_compile(copy, PCRE2_JIT_COMPLETE) != 0) {
+    pcre2_code_free(copy);
+    return code_;
+  }
+  jit_code_.store(copy, std::memory_order_release);
+  return copy;
+}
 
 bool Pcre2Regex::JitAvailable() {
   std::uint32_t jit = 0;
@@ -164,7 +188,7 @@ int Pcre2Regex::Match(std::string_view text, std::size_t pairs, std::vector<Span
   pcre2_set_heap_limit(scratch.context, options_.heap_limit_kib);
   static const char kEmpty[1] = {0};  // PCRE2 10.42 rejects a null subject
   const char* subject = text.data() == nullptr ? kEmpty : text.data();
-  const int rc = pcre2_match(code_, reinterpret_cast<PCRE2_SPTR>(subject), text.size(), 0, 0,
+  const int rc = pcre2_match(CodeForSearch(), reinterpret_cast<PCRE2_SPTR>(subject), text.size(), 0, 0,
                              data, scratch.context);
   if (rc < 0) return rc;  // no match, a limit, or a bad argument
   const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data);

@@ -11,6 +11,7 @@
 #ifndef KEDB_REGEX_PCRE2_REGEX_H_
 #define KEDB_REGEX_PCRE2_REGEX_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -36,6 +37,12 @@ struct Pcre2Options {
   // own stack, whose exhaustion also counts as no match).
   std::uint32_t depth_limit = 10'000;
   std::uint32_t heap_limit_kib = 64 * 1024;  // backtracking memory per search
+  // Searches run interpreted before the pattern is JIT-compiled: 0 compiles
+  // it at once. JIT compiling costs tens of microseconds, about what the
+  // interpreter spends on a hundred short lines, so a caller that compiles
+  // many patterns of which most are tried a few times (a large knowledge
+  // base's candidates) defers it.
+  std::uint32_t jit_after = 0;
 };
 
 // [begin, end) byte offsets into the subject.
@@ -46,7 +53,8 @@ using Span = std::pair<std::size_t, std::size_t>;
 class Pcre2Regex {
  public:
   // Compiles a PCRE2 pattern, e.g. PatternInfo::pcre2, and JIT-compiles it
-  // when the JIT is available (falling back to the interpreter otherwise).
+  // when the JIT is available (falling back to the interpreter otherwise),
+  // at once or on its options.jit_after-th search.
   // Patterns with atomic groups or possessive quantifiers are not JITed:
   // PCRE2 10.42's JIT returns wrong matches for some of them.
   // Newline is LF and PCRE2_ALT_CIRCUMFLEX is set, so ^ $ . behave as in
@@ -76,7 +84,8 @@ class Pcre2Regex {
   // capture_count() + 1.
   const std::vector<std::string>& group_names() const { return group_names_; }
   const std::string& pattern() const { return pattern_; }
-  bool jit_compiled() const { return jit_; }
+  // Whether searches run JIT-compiled now.
+  bool jit_compiled() const { return jit_code_.load(std::memory_order_acquire) != nullptr; }
 
   // Whether this build of PCRE2 has a JIT for this machine.
   static bool JitAvailable();
@@ -86,12 +95,21 @@ class Pcre2Regex {
   // pcre2_match() with this regex's limits; returns its result code.
   int Match(std::string_view text, std::size_t pairs, std::vector<Span>* spans,
             std::vector<bool>* set) const;
+  // The code searches run with: the JIT-compiled copy once there is one,
+  // made by the search that reaches options_.jit_after.
+  const pcre2_real_code_8* CodeForSearch() const;
+  void FreeCode();
 
-  pcre2_real_code_8* code_ = nullptr;
+  pcre2_real_code_8* code_ = nullptr;  // interpreted
+  // A JIT-compiled copy of code_ (pcre2_code_copy), or null. The copy is
+  // published whole, so searches running interpreted on code_ meanwhile
+  // are never disturbed.
+  mutable std::atomic<pcre2_real_code_8*> jit_code_{nullptr};
+  mutable std::atomic<std::uint32_t> searches_{0};
+  bool may_jit_ = false;  // the JIT is available and trusted with this pattern
   Pcre2Options options_;
   std::string pattern_;
   std::vector<std::string> group_names_;
-  bool jit_ = false;
 };
 
 // Parses `python_pattern` as Python's `re` does (ParsePythonRegex) and
