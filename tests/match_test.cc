@@ -11,6 +11,7 @@
 #include "kedb/engine.h"
 #include "logs/line_chunker.h"
 #include "match/literal_check.h"
+#include "engine/candidate.h"
 #include "engine/engine_impl.h"
 #include "match/pattern_set.h"
 #include "regex/pcre2_regex.h"
@@ -74,6 +75,47 @@ TEST(Match, SpecificBeatsGeneric) {
   EXPECT_EQ(r.matches[0].why[0].name, "specificity");
   EXPECT_GT(r.matches[0].why[0].value, r.matches[1].why[0].value);
   EXPECT_GT(r.matches[0].why[1].value, r.matches[1].why[1].value);
+}
+
+// A line that more patterns hit than kMaxLineHits is measured for the
+// hits with the most literal characters: the narrow pattern is among them
+// and answers first; the broadest, with the fewest, are not measured.
+TEST(Match, ALineManyPatternsHitKeepsItsMostSpecificHits) {
+  TempDir cache;
+  std::vector<Record> records;
+  const std::size_t broad = match::kMaxLineHits + 8;
+  for (std::size_t i = 0; i < broad; ++i) {
+    Record r;
+    r.id = fmt::format("gen/broad-{:02}", i);
+    r.domain = "gen";
+    // Literal characters grow with i: "failed" and i words of the message.
+    const std::vector<std::string> words = {"to", "read", "parent", "trigger", "after"};
+    std::string regex = "failed";
+    for (std::size_t w = 0; w < i % 6 && w < words.size(); ++w) regex += " " + words[w];
+    r.regex = regex + std::string(i / 6, '.') + ".*";
+    r.signature = "generic failure " + std::to_string(i);
+    records.push_back(r);
+  }
+  Record narrow;
+  narrow.id = "gen/narrow";
+  narrow.domain = "gen";
+  narrow.regex = "LovexrtPanic: failed to read parent trigger after \\d+ ms \\(KX26711\\)";
+  narrow.signature = "LovexrtPanic: failed to read parent trigger after 1552 ms (KX26711)";
+  records.push_back(narrow);
+  auto engine = FromRecords(records, cache);
+  ASSERT_NE(engine, nullptr);
+  MatchOptions all = ReportAll();
+  all.top = 100;
+  const MatchResult r = engine->Match("LovexrtPanic: failed to read parent trigger after 1552 ms (KX26711)", all);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches.front().record->id, "gen/narrow");
+  EXPECT_EQ(RegexHits(r), match::kMaxLineHits);
+  // Those left out are the broadest: "failed" alone, or with one word.
+  for (const Match& m : r.matches) {
+    if (m.kind != MatchKind::kRegex) continue;
+    EXPECT_NE(m.record->regex.rfind("failed.", 0), 0u) << m.record->id;
+    EXPECT_NE(m.record->regex.rfind("failed to.", 0), 0u) << m.record->id;
+  }
 }
 
 TEST(Match, LinesAndSpansInAMultiLineText) {

@@ -76,9 +76,25 @@ Candidate MakeMatch(const Engine::Impl& engine, const LineHit& lh, std::string_v
 void AddLineMatches(const Engine::Impl& engine, const std::vector<LineHit>& hits, std::size_t* next,
                     std::string_view line, const LineWords& words, std::size_t line_offset, std::size_t line_number,
                     const MatchOptions& options, const TextEnv& text_env, std::vector<Candidate>* out) {
-  const std::size_t li = hits[*next].line;
-  for (; *next < hits.size() && hits[*next].line == li; ++*next) {
-    out->push_back(MakeMatch(engine, hits[*next], line, words, line_offset, line_number, options, text_env));
+  const std::size_t begin = *next;
+  const std::size_t li = hits[begin].line;
+  while (*next < hits.size() && hits[*next].line == li) ++*next;
+  const std::size_t count = *next - begin;
+  thread_local std::vector<std::pair<std::size_t, std::size_t>> specific;  // literal chars, hit
+  specific.clear();
+  if (count > kMaxLineHits) {
+    for (std::size_t i = begin; i < *next; ++i) {
+      specific.emplace_back(engine.patterns().MatchedLiteralChars(hits[i].pattern, line, hits[i].span), i);
+    }
+    // The most literal characters first; among equals, the earlier hit.
+    std::stable_sort(specific.begin(), specific.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    specific.resize(kMaxLineHits);
+    std::sort(specific.begin(), specific.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  } else {
+    for (std::size_t i = begin; i < *next; ++i) specific.emplace_back(0, i);
+  }
+  for (const auto& [chars, i] : specific) {
+    out->push_back(MakeMatch(engine, hits[i], line, words, line_offset, line_number, options, text_env));
   }
 }
 
