@@ -50,15 +50,20 @@ double Percentile(std::vector<double> v, double q) {
   return v[k];
 }
 
-// Microseconds of each Match over `texts`.
+// Microseconds of each Match over `texts`. When `expected` is given (the
+// id each text should find first), counts the texts answered and those
+// whose first answer is the expected record.
 std::vector<double> TimeMatches(const kedb::Engine& engine, const std::vector<std::string>& texts,
-                                std::size_t* answered) {
+                                const std::vector<std::string>* expected = nullptr, std::size_t* answered = nullptr,
+                                std::size_t* right = nullptr) {
   std::vector<double> us;
-  for (const std::string& t : texts) {
+  for (std::size_t i = 0; i < texts.size(); ++i) {
     auto start = Clock::now();
-    kedb::MatchResult m = engine.Match(t, {});
+    kedb::MatchResult m = engine.Match(texts[i], {});
     us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-    if (answered && !m.matches.empty()) ++*answered;
+    if (!expected || m.matches.empty()) continue;
+    ++*answered;
+    if (m.matches.front().record->id == (*expected)[i]) ++*right;
   }
   return us;
 }
@@ -70,29 +75,31 @@ int Probe(const std::string& kb_path, std::size_t records, uint64_t seed, std::s
   double open_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   if (!engine.ok()) return std::fprintf(stderr, "kedb-scale: %s\n", engine.status().message().c_str()), 1;
   kedb::util::XorShift r(seed, 0x9206E);
-  std::vector<std::string> known, unknown;
+  std::vector<std::string> known, unknown, expected;
   for (std::size_t i = 0; i < queries; ++i) {
     std::size_t index = r.Below(records);
     known.push_back(kedb::bench::ScaleMessage(index, seed));
+    expected.push_back(kedb::bench::ScaleRecordId(index, seed));
     unknown.push_back(fmt::format("ValueError: could not convert string to float: 'row {}'", index));
   }
-  TimeMatches(**engine, std::vector<std::string>(known.begin(), known.begin() + std::min<std::size_t>(100, queries)),
-              nullptr);  // warm the caches the first calls fill
-  std::size_t answered = 0;
+  // Warm the caches the first calls fill.
+  TimeMatches(**engine, std::vector<std::string>(known.begin(), known.begin() + std::min<std::size_t>(100, queries)));
+  std::size_t answered = 0, right = 0;
   // The first time a message is matched, the patterns it makes candidates
   // are compiled; the second time they are not. A service that sees the
   // same errors again and again runs mostly at the second figure.
-  std::vector<double> k = TimeMatches(**engine, known, &answered);
+  std::vector<double> k = TimeMatches(**engine, known, &expected, &answered, &right);
   std::vector<double> again;
-  for (std::size_t i = 0; i < std::max<std::size_t>(rounds, 1); ++i) again = TimeMatches(**engine, known, nullptr);
+  for (std::size_t i = 0; i < std::max<std::size_t>(rounds, 1); ++i) again = TimeMatches(**engine, known);
   if (known_only) unknown.clear();
-  std::vector<double> u = TimeMatches(**engine, unknown, nullptr);
+  std::vector<double> u = TimeMatches(**engine, unknown);
   std::printf(
       "{\"records\": %zu, \"open_ms\": %.1f, \"known_p50_us\": %.1f, \"known_p99_us\": %.1f, "
       "\"again_p50_us\": %.1f, \"again_p99_us\": %.1f, "
-      "\"unknown_p50_us\": %.1f, \"unknown_p99_us\": %.1f, \"answered\": %zu, \"queries\": %zu}\n",
+      "\"unknown_p50_us\": %.1f, \"unknown_p99_us\": %.1f, \"answered\": %zu, \"right_first\": %zu, "
+      "\"queries\": %zu}\n",
       (*engine)->kb().size(), open_ms, Percentile(k, 0.5), Percentile(k, 0.99), Percentile(again, 0.5),
-      Percentile(again, 0.99), Percentile(u, 0.5), Percentile(u, 0.99), answered, queries);
+      Percentile(again, 0.99), Percentile(u, 0.5), Percentile(u, 0.99), answered, right, queries);
   return 0;
 }
 
