@@ -98,18 +98,75 @@ rd_kafka_t* NewClient(rd_kafka_type_t type, const std::vector<std::pair<std::str
   return rk;
 }
 
-// Where each input message landed, and the record its result must name.
-using Expected = std::map<std::pair<int32_t, int64_t>, std::string>;
+// Where each log's last message landed, the record its result must name
+// and how many messages the log was sent in. Results are told apart by
+// their last message: a consumer that takes over a partition from one that
+// died reads again from the oldest job that one had open, and a job
+// answered meanwhile comes out twice, the second time from that offset on
+// but ending where it ended.
+struct Log {
+  std::string record;
+  std::size_t messages = 1;
+};
+using Expected = std::map<std::pair<int32_t, int64_t>, Log>;
 
+// A message's delivery, with what the harness needs to remember of it:
+// only a log's last message has a Log (the others pass null).
 void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
   if (m->err) Die(std::string("produce: ") + rd_kafka_err2str(m->err));
+  if (m->_private == nullptr) return;
   auto* expected = static_cast<Expected*>(opaque);
-  (*expected)[{m->partition, m->offset}] = static_cast<const char*>(m->_private);
+  const Log* log = static_cast<const Log*>(m->_private);
+  (*expected)[{m->partition, m->offset}] = *log;
+  delete log;
 }
 
-// Writes the job logs, `rate` a second (0: as fast as it can); returns
-// their total size.
-std::size_t ProduceLogs(const std::string& bootstrap, std::size_t messages, double rate, Expected* expected) {
+// How the logs are sent: each whole in one message, or a line a message
+// with eight jobs' lines interleaved (keys unique per job), the last line
+// of each carrying the end header unless `end_marker` is false.
+struct Sending {
+  bool lines = false;
+  bool end_marker = true;
+};
+
+// The messages of `logs` (whole or by lines), interleaved as sent: (log
+// index, text, whether it is the log's last).
+struct Piece {
+  std::size_t log;
+  std::string text;
+  bool last;
+};
+std::vector<Piece> Pieces(const std::vector<std::string>& logs, bool by_lines) {
+  std::vector<Piece> out;
+  if (!by_lines) {
+    for (std::size_t i = 0; i < logs.size(); ++i) out.push_back({i, logs[i], true});
+    return out;
+  }
+  std::vector<std::vector<std::string>> lines(logs.size());
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    std::size_t b = 0;
+    for (std::size_t e; (e = logs[i].find('\n', b)) != std::string::npos; b = e + 1) {
+      lines[i].push_back(logs[i].substr(b, e - b));
+    }
+  }
+  kedb::util::XorShift r(logs.size(), 0x11E5);
+  std::vector<std::size_t> active, next_line(logs.size(), 0);
+  std::size_t started = 0;
+  while (started < logs.size() || !active.empty()) {
+    while (active.size() < 8 && started < logs.size()) active.push_back(started++);
+    const std::size_t k = r.Below(active.size());
+    const std::size_t i = active[k];
+    const bool last = next_line[i] + 1 == lines[i].size();
+    out.push_back({i, lines[i][next_line[i]++], last});
+    if (last) active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+  return out;
+}
+
+// Writes the job logs, `rate` messages a second (0: as fast as it can);
+// returns their total size.
+std::size_t ProduceLogs(const std::string& bootstrap, std::size_t messages, double rate, const Sending& how,
+                        Expected* expected) {
   const auto start = Clock::now();
   char error[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
@@ -118,23 +175,33 @@ std::size_t ProduceLogs(const std::string& bootstrap, std::size_t messages, doub
   rd_kafka_conf_set_opaque(conf, expected);
   rd_kafka_t* producer = rd_kafka_new(RD_KAFKA_PRODUCER, conf, error, sizeof error);
   if (!producer) Die(error);
+  std::vector<std::string> logs;
   std::size_t bytes = 0;
   for (std::size_t i = 0; i < messages; ++i) {
-    const Planted& p = kPlanted[i % std::size(kPlanted)];
-    const std::string log = JobLog(i, p);
-    const std::string key = fmt::format("job-{}", i % 97);
-    bytes += log.size();
+    logs.push_back(JobLog(i, kPlanted[i % std::size(kPlanted)]));
+    bytes += logs.back().size();
+  }
+  const std::vector<Piece> pieces = Pieces(logs, how.lines);
+  std::vector<std::size_t> counts(logs.size(), 0);
+  for (const Piece& p : pieces) ++counts[p.log];
+  for (std::size_t n = 0; n < pieces.size(); ++n) {
+    const Piece& piece = pieces[n];
+    // Whole logs reuse keys (many logs of one job); lines need a key per job.
+    const std::string key = how.lines ? fmt::format("job-{}", piece.log) : fmt::format("job-{}", piece.log % 97);
+    Log* last = nullptr;
+    if (piece.last) last = new Log{kPlanted[piece.log % std::size(kPlanted)].record, counts[piece.log]};
+    rd_kafka_headers_t* headers = rd_kafka_headers_new(1);
+    if (how.lines && how.end_marker && piece.last) rd_kafka_header_add(headers, "kedb-job-end", -1, "", 0);
     rd_kafka_resp_err_t err;
     while ((err = rd_kafka_producev(producer, RD_KAFKA_V_TOPIC(kInput), RD_KAFKA_V_KEY(key.data(), key.size()),
-                                    RD_KAFKA_V_VALUE(const_cast<char*>(log.data()), log.size()),
-                                    RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-                                    RD_KAFKA_V_OPAQUE(const_cast<char*>(p.record)), RD_KAFKA_V_END)) ==
-           RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+                                    RD_KAFKA_V_VALUE(const_cast<char*>(piece.text.data()), piece.text.size()),
+                                    RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_HEADERS(headers),
+                                    RD_KAFKA_V_OPAQUE(last), RD_KAFKA_V_END)) == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
       rd_kafka_poll(producer, 50);
     }
     if (err) Die(std::string("produce: ") + rd_kafka_err2str(err));
     rd_kafka_poll(producer, 0);
-    if (rate > 0) std::this_thread::sleep_until(start + std::chrono::duration<double>(static_cast<double>(i + 1) / rate));
+    if (rate > 0) std::this_thread::sleep_until(start + std::chrono::duration<double>(static_cast<double>(n + 1) / rate));
   }
   if (rd_kafka_flush(producer, 60000) != RD_KAFKA_RESP_ERR_NO_ERROR) Die("produce: not flushed in 60 s");
   rd_kafka_destroy(producer);
@@ -142,10 +209,11 @@ std::size_t ProduceLogs(const std::string& bootstrap, std::size_t messages, doub
 }
 
 pid_t StartConsumer(const std::string& kedb, const std::string& kb, const std::string& bootstrap, int n,
-                    std::size_t batch) {
+                    std::size_t batch, double gather) {
   const std::string log = fmt::format("/tmp/kedb-consume-{}-{}.log", getpid(), n);
   std::vector<std::string> args = {kedb, "consume", "--brokers", bootstrap, "--topic", kInput, "--results", kResults,
                                    "--group", "kedb-harness", "--kb", kb, "--batch", std::to_string(batch),
+                                   "--gather", fmt::format("{}", gather),
                                    "-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -161,7 +229,9 @@ pid_t StartConsumer(const std::string& kedb, const std::string& kb, const std::s
 }
 
 struct Tally {
-  std::map<std::pair<int32_t, int64_t>, std::string> first_match;  // by input partition and offset
+  // By input partition and last offset: the first match, and the messages
+  // the result says its log was gathered from (the first result of each).
+  std::map<std::pair<int32_t, int64_t>, std::pair<std::string, std::size_t>> first_match;
   std::size_t results = 0, duplicates = 0;
 };
 
@@ -171,7 +241,9 @@ void Count(const rd_kafka_message_t* m, Tally* t) {
                                  nullptr, false);
   if (j.is_discarded()) Die("a result is not JSON");
   ++t->results;
-  const std::pair<int32_t, int64_t> where{j["input"]["partition"].get<int32_t>(), j["input"]["offset"].get<int64_t>()};
+  const nlohmann::json& input = j["input"];
+  const std::pair<int32_t, int64_t> where{input["partition"].get<int32_t>(),
+                                          input.value("last_offset", input["offset"].get<int64_t>())};
   std::string first;
   for (const auto& b : j["scan"]["blocks"]) {
     if (!b["matches"].empty()) {
@@ -179,15 +251,18 @@ void Count(const rd_kafka_message_t* m, Tally* t) {
       break;
     }
   }
-  if (!t->first_match.emplace(where, first).second) ++t->duplicates;
+  const std::size_t messages = j["input"].value("messages", std::size_t{0});
+  if (!t->first_match.emplace(where, std::make_pair(first, messages)).second) ++t->duplicates;
 }
 
-// Results whose first match is not the record their log was written around.
-std::size_t Wrong(const Tally& t, const Expected& expected) {
+// Results whose first match is not the record their log was written
+// around, and results of a log gathered from other than all its messages.
+std::size_t Wrong(const Tally& t, const Expected& expected, std::size_t* incomplete) {
   std::size_t wrong = 0;
-  for (const auto& [where, first] : t.first_match) {
+  for (const auto& [where, result] : t.first_match) {
     auto it = expected.find(where);
-    if (it == expected.end() || it->second != first) ++wrong;
+    if (it == expected.end() || it->second.record != result.first) ++wrong;
+    if (it != expected.end() && it->second.messages != result.second) ++*incomplete;
   }
   return wrong;
 }
@@ -210,7 +285,14 @@ int main(int argc, char** argv) {
   app.add_option("--timeout", timeout, "seconds to wait for every result");
   app.add_option("--batch", batch, "kedb consume --batch (small by default, for many commit points)");
   app.add_option("--rate", rate, "messages a second, written while the consumers run (0: all before)");
+  Sending how;
+  double gather = 0;
+  app.add_flag("--lines", how.lines, "send each log a line a message, eight jobs interleaved");
+  bool no_end_marker = false;
+  app.add_flag("--no-end-marker", no_end_marker, "with --lines: no kedb-job-end header; jobs end by going quiet");
+  app.add_option("--gather", gather, "kedb consume --gather (seconds)");
   CLI11_PARSE(app, argc, argv);
+  how.end_marker = !no_end_marker;
 
   rd_kafka_t* host = NewClient(RD_KAFKA_PRODUCER, {{"log_level", "3"}});  // only hosts the cluster
   rd_kafka_mock_cluster_t* cluster = rd_kafka_mock_cluster_new(host, 3);
@@ -224,9 +306,9 @@ int main(int argc, char** argv) {
   std::size_t bytes = 0;
   std::thread writer;
   if (rate > 0) {
-    writer = std::thread([&] { bytes = ProduceLogs(bootstrap, messages, rate, &expected); });
+    writer = std::thread([&] { bytes = ProduceLogs(bootstrap, messages, rate, how, &expected); });
   } else {
-    bytes = ProduceLogs(bootstrap, messages, 0, &expected);
+    bytes = ProduceLogs(bootstrap, messages, 0, how, &expected);
   }
 
   // The results are read by assignment, not as a group member, so that the
@@ -244,7 +326,7 @@ int main(int argc, char** argv) {
 
   const auto start = Clock::now();
   std::vector<pid_t> pids;
-  for (int i = 0; i < consumers; ++i) pids.push_back(StartConsumer(kedb, kb, bootstrap, i, batch));
+  for (int i = 0; i < consumers; ++i) pids.push_back(StartConsumer(kedb, kb, bootstrap, i, batch, gather));
   Tally tally;
   bool joined = false, killed = false;
   auto last_result = start, first_result = start;
@@ -259,7 +341,7 @@ int main(int argc, char** argv) {
     }
     rd_kafka_message_destroy(m);
     if (join_after && !joined && tally.results >= join_after) {
-      pids.push_back(StartConsumer(kedb, kb, bootstrap, static_cast<int>(pids.size()), batch));
+      pids.push_back(StartConsumer(kedb, kb, bootstrap, static_cast<int>(pids.size()), batch, gather));
       joined = true;
     }
     if (kill_after && !killed && tally.results >= kill_after) {
@@ -281,7 +363,8 @@ int main(int argc, char** argv) {
 
   if (writer.joinable()) writer.join();
   const std::size_t missing = messages - tally.first_match.size();
-  const std::size_t wrong = Wrong(tally, expected);
+  std::size_t incomplete = 0;
+  const std::size_t wrong = Wrong(tally, expected, &incomplete);
   nlohmann::ordered_json out = {{"messages", messages},
                                 {"bytes", bytes},
                                 {"consumers", consumers},
@@ -291,6 +374,7 @@ int main(int argc, char** argv) {
                                 {"missing", missing},
                                 {"duplicates", tally.duplicates},
                                 {"wrong", wrong},
+                                {"incomplete", incomplete},
                                 {"seconds", seconds},
                                 {"messages_per_s", seconds > 0 ? static_cast<double>(messages) / seconds : 0},
                                 {"mb_per_s", seconds > 0 ? static_cast<double>(bytes) / (1 << 20) / seconds : 0},
@@ -302,5 +386,5 @@ int main(int argc, char** argv) {
                                                                        static_cast<double>(messages) / flowing
                                                                  : 0}};
   std::printf("%s\n", out.dump().c_str());
-  return missing == 0 && wrong == 0 ? 0 : 1;
+  return missing == 0 && wrong == 0 && incomplete == 0 ? 0 : 1;
 }

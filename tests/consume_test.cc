@@ -1,7 +1,8 @@
 // kedb consume: the result's JSON contract, and whole consumer groups run
 // against librdkafka's mock cluster (bench/kafka_harness.cc): every input
-// message gets a result naming the right record, through a rebalance while
-// messages flow and a consumer killed mid-stream.
+// log gets a result naming the right record, sent whole or a line a
+// message, through a rebalance while messages flow and a consumer killed
+// mid-stream.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -17,14 +18,23 @@ using testing::RunShell;
 // the second result of a message read twice, and the scan as `kedb scan
 // --format json` writes it.
 TEST(Consume, ResultNamesItsInputAndCarriesTheScan) {
-  const std::string json =
-      stream::ResultJson("job-7", "ci-logs", 3, 1234, 5120, R"({"file":"-","blocks":[{"matches":[{"id":"a/b"}]}]})");
+  stream::ClosedJob log;
+  log.key = "job-7";
+  log.first = {"ci-logs", 3, 1234};
+  log.last_offset = 1290;
+  log.messages = 40;
+  log.text = std::string(5120, 'x');
+  log.ended = "end";
+  const std::string json = stream::ResultJson(log, R"({"file":"-","blocks":[{"matches":[{"id":"a/b"}]}]})");
   auto j = nlohmann::json::parse(json);
   EXPECT_EQ(j["job"], "job-7");
   EXPECT_EQ(j["input"]["topic"], "ci-logs");
   EXPECT_EQ(j["input"]["partition"], 3);
   EXPECT_EQ(j["input"]["offset"], 1234);
+  EXPECT_EQ(j["input"]["last_offset"], 1290);
+  EXPECT_EQ(j["input"]["messages"], 40);
   EXPECT_EQ(j["bytes"], 5120);
+  EXPECT_EQ(j["ended"], "end");
   EXPECT_EQ(j["scan"]["blocks"][0]["matches"][0]["id"], "a/b");
   EXPECT_EQ(json.find('\n'), std::string::npos);  // one message, one line
 }
@@ -57,6 +67,40 @@ TEST(Consume, RebalanceAndKilledConsumerLoseNothing) {
   EXPECT_EQ(j.value("missing", -1), 0);
   EXPECT_EQ(j.value("wrong", -1), 0);
   EXPECT_EQ(j.value("results", 0), 1500 + j.value("duplicates", 0));
+}
+
+// A line a message, eight jobs interleaved, each job's last line marked
+// with the kedb-job-end header: each job gets one result, gathered from all
+// its lines (a traceback spans several messages), naming the right record.
+TEST(Consume, LinesOfAJobAreGatheredIntoOneLog) {
+  auto j = Harness("--messages 200 --lines --gather 5 --consumers 2 --timeout 90");
+  EXPECT_EQ(j.value("missing", -1), 0);
+  EXPECT_EQ(j.value("wrong", -1), 0);
+  EXPECT_EQ(j.value("incomplete", -1), 0);
+  EXPECT_EQ(j.value("results", 0), 200 + j.value("duplicates", 0));
+}
+
+// Without end markers a job ends when it goes quiet; written before the
+// consumer starts, the backlog's own timestamps end each job, not the
+// time the consumer takes to reach its next line.
+TEST(Consume, JobsWithoutAnEndMarkerEndWhenQuiet) {
+  auto j = Harness("--messages 100 --lines --no-end-marker --gather 0.5 --consumers 1 --timeout 90");
+  EXPECT_EQ(j.value("missing", -1), 0);
+  EXPECT_EQ(j.value("wrong", -1), 0);
+  EXPECT_EQ(j.value("incomplete", -1), 0);
+}
+
+// Gathering through a rebalance and a killed consumer: offsets are never
+// committed past a job still open, so the partitions' next owner reads the
+// dead one's open jobs from their first line. Nothing is missing or cut.
+TEST(Consume, GatheredJobsSurviveARebalanceAndAKilledConsumer) {
+  auto j = Harness(
+      "--messages 300 --lines --rate 1500 --gather 2 --consumers 1 --join-after 60 --kill-after 150 --timeout 120");
+  EXPECT_TRUE(j.value("joined", false));
+  EXPECT_TRUE(j.value("killed", false));
+  EXPECT_EQ(j.value("missing", -1), 0);
+  EXPECT_EQ(j.value("wrong", -1), 0);
+  EXPECT_EQ(j.value("incomplete", -1), 0);
 }
 
 // Bad settings are refused before anything is read, naming the setting.

@@ -59,9 +59,11 @@ RdKafka::ErrorCode CommitPending(RdKafka::KafkaConsumer* consumer, Offsets* pend
 // lets them go, so that their next owner starts after the messages this
 // process has answered (fewer results twice); then follows the group's
 // new assignment.
+// Jobs being gathered on the partitions taken away are forgotten: their
+// next owner reads them again from their first message.
 class Rebalancer : public RdKafka::RebalanceCb {
  public:
-  explicit Rebalancer(Offsets* pending) : pending_(pending) {}
+  Rebalancer(Offsets* pending, JobGatherer* jobs) : pending_(pending), jobs_(jobs) {}
   void rebalance_cb(RdKafka::KafkaConsumer* consumer, RdKafka::ErrorCode err,
                     std::vector<RdKafka::TopicPartition*>& partitions) override {
     if (err == RdKafka::ERR__ASSIGN_PARTITIONS) {
@@ -70,12 +72,16 @@ class Rebalancer : public RdKafka::RebalanceCb {
     }
     CommitPending(consumer, pending_, &partitions);
     // Whatever could not be committed is no longer this process's to commit.
-    for (const RdKafka::TopicPartition* p : partitions) pending_->erase({p->topic(), p->partition()});
+    for (const RdKafka::TopicPartition* p : partitions) {
+      pending_->erase({p->topic(), p->partition()});
+      jobs_->Drop(p->topic(), p->partition());
+    }
     consumer->unassign();
   }
 
  private:
   Offsets* pending_;
+  JobGatherer* jobs_;
 };
 
 Status Set(RdKafka::Conf* conf, const std::string& name, const std::string& value) {
@@ -173,46 +179,47 @@ Status Produce(RdKafka::Producer& producer, const std::string& topic, const std:
   }
 }
 
-// Adds the batch's next offsets to `pending`.
-void AddOffsets(const std::vector<std::unique_ptr<RdKafka::Message>>& batch, Offsets* pending) {
-  for (const auto& m : batch) {
-    int64_t& next = (*pending)[{m->topic_name(), m->partition()}];
-    next = std::max(next, m->offset() + 1);
-  }
+// Whether a message carries the end-of-job header.
+bool EndsJob(RdKafka::Message& m) {
+  const RdKafka::Headers* headers = m.headers();
+  return headers && headers->get_last(std::string(kJobEndHeader)).err() == RdKafka::ERR_NO_ERROR;
 }
 
-// Scans the batch, publishes its results, waits until the brokers have
-// them all, then commits its offsets.
-Status ProcessBatch(const Engine& engine, const ConsumeOptions& o, RdKafka::KafkaConsumer& consumer,
-                    RdKafka::Producer& producer, const DeliveryCounter& deliveries,
-                    const std::vector<std::unique_ptr<RdKafka::Message>>& batch, Offsets* pending,
-                    ConsumeStats* stats) {
+// Scans the logs the gatherer has closed and publishes their results,
+// waits until the brokers have them all, then commits the offsets that
+// moved.
+Status AnswerJobs(const Engine& engine, const ConsumeOptions& o, RdKafka::KafkaConsumer& consumer,
+                  RdKafka::Producer& producer, const DeliveryCounter& deliveries, bool caught_up, JobGatherer* jobs,
+                  Offsets* pending, ConsumeStats* stats) {
   const uint64_t failed_before = deliveries.failed;
-  for (const auto& m : batch) {
+  const std::vector<ClosedJob> closed = jobs->TakeClosed(Clock::now(), caught_up);
+  for (const ClosedJob& log : closed) {
     app::MatchQuery q = o.query;
-    q.text.assign(static_cast<const char*>(m->payload()), m->len());
+    q.text = log.text;
     q.want_text = false;
-    const std::string key = m->key() ? *m->key() : std::string();
     app::Answer scan = app::ScanLog(engine, q);
     std::string_view json = scan.json;
     while (!json.empty() && json.back() == '\n') json.remove_suffix(1);
-    const std::string result = ResultJson(key, m->topic_name(), m->partition(), m->offset(), m->len(),
-                                          json.empty() ? std::string_view("null") : json);
-    if (Status st = Produce(producer, o.output_topic, key, result); !st.ok()) return st;
-    ++stats->messages;
-    stats->bytes += m->len();
+    const std::string result = ResultJson(log, json.empty() ? std::string_view("null") : json);
+    if (Status st = Produce(producer, o.output_topic, log.key, result); !st.ok()) return st;
+    ++stats->results;
   }
-  if (producer.flush(60000) != RdKafka::ERR_NO_ERROR) return Status::IoError("kafka: results not acknowledged in 60 s");
-  if (deliveries.failed != failed_before) {
-    return Status::IoError("kafka: the brokers refused a result (" + deliveries.last_error +
-                               "); its input is left uncommitted");
+  if (!closed.empty()) {
+    if (producer.flush(60000) != RdKafka::ERR_NO_ERROR) return Status::IoError("kafka: results not acknowledged in 60 s");
+    if (deliveries.failed != failed_before) {
+      return Status::IoError("kafka: the brokers refused a result (" + deliveries.last_error +
+                             "); its input is left uncommitted");
+    }
   }
-  AddOffsets(batch, pending);
-  // A commit refused while the group rebalances is tried again after the
-  // next batch, or when the partitions are taken away; if that fails too,
-  // their next owner scans those messages again: a duplicate, never a loss.
-  const RdKafka::ErrorCode err = CommitPending(&consumer, pending, nullptr);
-  if (err == RdKafka::ERR_NO_ERROR) {
+  for (const auto& [partition, point] : jobs->CommitPoints()) {
+    int64_t& next = (*pending)[partition];
+    next = std::max(next, point);
+  }
+  if (pending->empty()) return Status::Ok();
+  // A commit refused while the group rebalances is tried again next time,
+  // or when the partitions are taken away; if that fails too, their next
+  // owner scans those messages again: a duplicate, never a loss.
+  if (CommitPending(&consumer, pending, nullptr) == RdKafka::ERR_NO_ERROR) {
     ++stats->commits;
   } else {
     ++stats->commit_failures;
@@ -222,15 +229,16 @@ Status ProcessBatch(const Engine& engine, const ConsumeOptions& o, RdKafka::Kafk
 
 }  // namespace
 
-std::string ResultJson(std::string_view job, std::string_view topic, int32_t partition, int64_t offset,
-                       std::size_t bytes, std::string_view scan_json) {
+std::string ResultJson(const ClosedJob& log, std::string_view scan_json) {
   util::JsonWriter w;
   w.BeginObject();
-  w.Key("job").String(job);
+  w.Key("job").String(log.key);
   w.Key("input").BeginObject();
-  w.Key("topic").String(topic).Key("partition").Int(partition).Key("offset").Int(offset);
+  w.Key("topic").String(log.first.topic).Key("partition").Int(log.first.partition).Key("offset").Int(log.first.offset);
+  w.Key("last_offset").Int(log.last_offset).Key("messages").Int(static_cast<int64_t>(log.messages));
   w.EndObject();
-  w.Key("bytes").Int(static_cast<int64_t>(bytes));
+  w.Key("bytes").Int(static_cast<int64_t>(log.text.size()));
+  w.Key("ended").String(log.ended);
   w.Key("scan").Raw(scan_json);
   w.EndObject();
   return w.Take();
@@ -239,7 +247,8 @@ std::string ResultJson(std::string_view job, std::string_view topic, int32_t par
 Status Consume(const Engine& engine, const ConsumeOptions& o, const std::atomic<bool>& stop, ConsumeStats* stats) {
   DeliveryCounter deliveries;
   Offsets pending;
-  Rebalancer rebalancer(&pending);
+  JobGatherer jobs(o.gather_quiet_ms, o.gather_max_bytes);
+  Rebalancer rebalancer(&pending, &jobs);
   auto consumer = MakeConsumer(o, &rebalancer);
   if (!consumer.ok()) return consumer.status();
   auto producer = MakeProducer(o, &deliveries);
@@ -247,19 +256,31 @@ Status Consume(const Engine& engine, const ConsumeOptions& o, const std::atomic<
   Status result = Status::Ok();
   Clock::time_point last_message = Clock::now();
   while (!stop.load()) {
-    auto batch = TakeBatch(**consumer, o.batch, 200);
+    // While jobs are open, wake often enough to close the quiet ones.
+    const int wait = jobs.open_jobs() > 0 ? std::clamp(o.gather_quiet_ms / 4, 10, 200) : 200;
+    auto batch = TakeBatch(**consumer, o.batch, wait);
     if (!batch.ok()) {
       result = batch.status();
       break;
     }
-    if (batch->empty()) {
-      const auto idle = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - last_message).count();
-      if (o.idle_exit_ms > 0 && idle >= o.idle_exit_ms) break;
-      continue;
+    const auto now = Clock::now();
+    for (const auto& m : *batch) {
+      const std::string_view payload(static_cast<const char*>(m->payload()), m->len());
+      const RdKafka::MessageTimestamp stamp = m->timestamp();
+      jobs.Add({m->topic_name(), m->partition(), m->offset()}, m->key() ? *m->key() : std::string(), payload,
+               EndsJob(*m), now,
+               stamp.type == RdKafka::MessageTimestamp::MSG_TIMESTAMP_NOT_AVAILABLE ? -1 : stamp.timestamp);
+      ++stats->messages;
+      stats->bytes += m->len();
     }
-    last_message = Clock::now();
-    result = ProcessBatch(engine, o, **consumer, **producer, deliveries, *batch, &pending, stats);
+    if (!batch->empty()) last_message = now;
+    const bool caught_up = batch->size() < o.batch;
+    result = AnswerJobs(engine, o, **consumer, **producer, deliveries, caught_up, &jobs, &pending, stats);
     if (!result.ok()) break;
+    if (batch->empty() && o.idle_exit_ms > 0 &&
+        std::chrono::duration_cast<std::chrono::milliseconds>(now - last_message).count() >= o.idle_exit_ms) {
+      break;
+    }
   }
   // Leaves the group at once (committing what is pending as the partitions
   // are revoked), so they move without waiting for the session to time out.
