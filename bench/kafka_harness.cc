@@ -14,7 +14,7 @@
 // topic until every input message has a result or the time runs out, then
 // stops the consumers and prints one JSON object:
 //
-//   {"messages", "results", "missing", "duplicates", "wrong", "seconds",
+//   {"messages", "input_messages", "results", "missing", "duplicates", "wrong", "incomplete", "seconds",
 //    "messages_per_s", "mb_per_s", "first_result_s", "flowing_messages_per_s", ...}
 //
 // "seconds" runs from starting the consumers to the last result (process
@@ -166,7 +166,7 @@ std::vector<Piece> Pieces(const std::vector<std::string>& logs, bool by_lines) {
 // Writes the job logs, `rate` messages a second (0: as fast as it can);
 // returns their total size.
 std::size_t ProduceLogs(const std::string& bootstrap, std::size_t messages, double rate, const Sending& how,
-                        Expected* expected) {
+                        Expected* expected, std::size_t* sent) {
   const auto start = Clock::now();
   char error[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
@@ -182,6 +182,7 @@ std::size_t ProduceLogs(const std::string& bootstrap, std::size_t messages, doub
     bytes += logs.back().size();
   }
   const std::vector<Piece> pieces = Pieces(logs, how.lines);
+  *sent = pieces.size();
   std::vector<std::size_t> counts(logs.size(), 0);
   for (const Piece& p : pieces) ++counts[p.log];
   for (std::size_t n = 0; n < pieces.size(); ++n) {
@@ -303,12 +304,12 @@ int main(int argc, char** argv) {
   // With a rate, the logs are written while the consumers run (so that a
   // join or a kill happens while messages flow); else all before they start.
   Expected expected;
-  std::size_t bytes = 0;
+  std::size_t bytes = 0, input_messages = 0;
   std::thread writer;
   if (rate > 0) {
-    writer = std::thread([&] { bytes = ProduceLogs(bootstrap, messages, rate, how, &expected); });
+    writer = std::thread([&] { bytes = ProduceLogs(bootstrap, messages, rate, how, &expected, &input_messages); });
   } else {
-    bytes = ProduceLogs(bootstrap, messages, 0, how, &expected);
+    bytes = ProduceLogs(bootstrap, messages, 0, how, &expected, &input_messages);
   }
 
   // The results are read by assignment, not as a group member, so that the
@@ -367,6 +368,7 @@ int main(int argc, char** argv) {
   const std::size_t wrong = Wrong(tally, expected, &incomplete);
   nlohmann::ordered_json out = {{"messages", messages},
                                 {"bytes", bytes},
+                                {"input_messages", input_messages},
                                 {"consumers", consumers},
                                 {"joined", joined},
                                 {"killed", killed},

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -60,13 +61,17 @@ RdKafka::ErrorCode CommitPending(RdKafka::KafkaConsumer* consumer, Offsets* pend
 // process has answered (fewer results twice); then follows the group's
 // new assignment.
 // Jobs being gathered on the partitions taken away are forgotten: their
-// next owner reads them again from their first message.
+// next owner reads them again from their first message. The partitions
+// owned are kept, so that messages of a revoked partition already taken
+// in the batch being read are left to the new owner too (gathered here,
+// they would make a job of a few lines with no end).
 class Rebalancer : public RdKafka::RebalanceCb {
  public:
   Rebalancer(Offsets* pending, JobGatherer* jobs) : pending_(pending), jobs_(jobs) {}
   void rebalance_cb(RdKafka::KafkaConsumer* consumer, RdKafka::ErrorCode err,
                     std::vector<RdKafka::TopicPartition*>& partitions) override {
     if (err == RdKafka::ERR__ASSIGN_PARTITIONS) {
+      for (const RdKafka::TopicPartition* p : partitions) owned_.insert({p->topic(), p->partition()});
       consumer->assign(partitions);
       return;
     }
@@ -75,13 +80,16 @@ class Rebalancer : public RdKafka::RebalanceCb {
     for (const RdKafka::TopicPartition* p : partitions) {
       pending_->erase({p->topic(), p->partition()});
       jobs_->Drop(p->topic(), p->partition());
+      owned_.erase({p->topic(), p->partition()});
     }
     consumer->unassign();
   }
+  bool Owns(const std::string& topic, int32_t partition) const { return owned_.count({topic, partition}) > 0; }
 
  private:
   Offsets* pending_;
   JobGatherer* jobs_;
+  std::set<std::pair<std::string, int32_t>> owned_;
 };
 
 Status Set(RdKafka::Conf* conf, const std::string& name, const std::string& value) {
@@ -265,6 +273,7 @@ Status Consume(const Engine& engine, const ConsumeOptions& o, const std::atomic<
     }
     const auto now = Clock::now();
     for (const auto& m : *batch) {
+      if (!rebalancer.Owns(m->topic_name(), m->partition())) continue;  // revoked while the batch was read
       const std::string_view payload(static_cast<const char*>(m->payload()), m->len());
       const RdKafka::MessageTimestamp stamp = m->timestamp();
       jobs.Add({m->topic_name(), m->partition(), m->offset()}, m->key() ? *m->key() : std::string(), payload,
