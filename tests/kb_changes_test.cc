@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "../bench/scale_kb.h"
 #include "kb/jsonl_changes.h"
 #include "kedb/engine.h"
 #include "kedb/knowledge_base.h"
@@ -326,6 +327,69 @@ TEST(EngineWithChanges, AnswersAsAFullCompileOnTheBundledKnowledgeBase) {
 TEST(EngineWithChanges, AnswersAsAFullCompileOnTheCorpus) {
   KEDB_REQUIRE_SHARED(shared);
   ExpectLayeredAnswersAsAFullCompile(shared / "corpora" / "deadends" / "canons", 5);
+}
+
+// The factor named `name` of a match's score.
+double Factor(const Match& m, std::string_view name) {
+  for (const ScoreFactor& f : m.why) {
+    if (f.name == name) return f.value;
+  }
+  return -1;
+}
+
+// Words several changed records share, across domains, some of them known
+// to the base already: a text is split between base's domains and the
+// changed records' as a full compile splits it. On 3,000 generated records
+// (bench/scale_kb.h), two records get a marker and are compiled as the
+// base; three more get one of the same words, laid over it.
+TEST(EngineWithChanges, WordsSharedAcrossDomainsWeighAsInAFullCompile) {
+  TempDir tmp;
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < 3000; ++i) lines.push_back(bench::ScaleRecordJson(i, 20261127));
+  const fs::path file = tmp.path() / "kb.jsonl";
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& l : v) s += l + "\n";
+    return s;
+  };
+  std::vector<std::string> texts;
+  auto mark = [&](std::size_t i, int n) {
+    Json j = Json::parse(lines[i]);
+    j["regex"] = j["regex"].get<std::string>() + "|kedb reload probe 777-" + std::to_string(n);
+    texts.push_back("RuntimeError: kedb reload probe 777-" + std::to_string(n));
+    lines[i] = j.dump();
+  };
+  mark(101, 11);
+  mark(1202, 12);
+  WriteFile(file, join(lines));
+  OpenOptions options;
+  options.load = Strict();
+  options.cache_dir = (tmp.path() / "cache").string();
+  auto base = Engine::Open(file.string(), options);
+  ASSERT_TRUE(base.ok()) << base.status().message();
+  std::set<std::string> domains;
+  for (std::size_t i : {1803u, 2404u, 2905u}) {
+    mark(i, static_cast<int>(i % 7));
+    domains.insert(Json::parse(lines[i])["domain"].get<std::string>());
+  }
+  EXPECT_EQ(domains.size(), 3u);
+  WriteFile(file, join(lines));
+  auto changes = FindJsonlChanges((*base)->kb(), file.string(), Strict(), 100);
+  ASSERT_TRUE(changes.ok() && changes->has_value());
+  auto layered = Engine::WithChanges(*base, std::move(**changes));
+  ASSERT_TRUE(layered.ok());
+  auto full = Engine::Open(file.string(), options);
+  ASSERT_TRUE(full.ok());
+  MatchOptions all;
+  all.min_confidence = 0;
+  all.list_confidence = 0;
+  for (const std::string& text : texts) {
+    MatchResult a = (*layered)->Match(text, all), b = (*full)->Match(text, all);
+    ASSERT_FALSE(a.matches.empty() || b.matches.empty()) << text;
+    EXPECT_EQ(a.matches[0].record->id, b.matches[0].record->id) << text;
+    EXPECT_NEAR(Factor(a.matches[0], "domain"), Factor(b.matches[0], "domain"), 0.02) << text;
+    EXPECT_NEAR(a.matches[0].confidence, b.matches[0].confidence, 0.03) << text;
+  }
 }
 
 // A layered engine no longer fires a replaced record's old regex.
