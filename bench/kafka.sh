@@ -5,7 +5,7 @@
 # of one group.
 #
 #   bash bench/kafka.sh            # MESSAGES=20000 PARTITIONS=32 BATCH=500 RUNS=3
-#   LINES=1 bash bench/kafka.sh    # each log a line a message, gathered (--gather)
+#   LINES=1 bash bench/kafka.sh    # each log a line a message, gathered (--gather; BATCH=5000)
 #
 # The mock keeps only the last few megabytes of each partition (older
 # messages are deleted, as retention would), so the logs are spread over
@@ -20,8 +20,10 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 MESSAGES=${MESSAGES:-20000}
 PARTITIONS=${PARTITIONS:-32}
-BATCH=${BATCH:-500}  # kedb consume --batch: each batch waits for its acknowledgements and commit
 LINES=${LINES:-0}
+# kedb consume --batch: each batch waits for its acknowledgements and
+# commit, so a line a message wants batches of more messages.
+if [[ $LINES == 1 ]]; then BATCH=${BATCH:-5000}; else BATCH=${BATCH:-500}; fi
 mode=()
 [[ $LINES == 1 ]] && mode=(--lines --gather 5)
 echo "| consumers | logs | input messages | MB | flowing logs/s | flowing input msg/s | flowing MB/s | overall logs/s | first result after | duplicates | missing |"
