@@ -54,7 +54,7 @@ void RegisterConsume(CLI::App& app, int* exit_code) {
   cmd->add_option("--group", args->options.group, "Consumer group: processes with one group share the partitions")
       ->capture_default_str();
   cmd->add_option("-X,--kafka", args->settings, "More librdkafka settings, NAME=VALUE (security.protocol, sasl.*, ...)");
-  cmd->add_option("--batch", args->options.batch, "Messages read between two commits at most")
+  cmd->add_option("--batch", args->options.batch, "Messages read between two commits at most (a line a message wants thousands)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--idle-exit", args->idle_exit, "Exit after this many seconds without a message (0: never)")
