@@ -95,6 +95,26 @@ TEST(JobGatherer, EmptyMessageEndsAndLongJobsComeInParts) {
   EXPECT_EQ(jobs.CommitPoints(), (Points{{{"logs", 0}, 5}}));
 }
 
+// However many jobs run at once, their text together stays under the
+// cap: past it, the largest open job is scanned as a part.
+TEST(JobGatherer, OpenJobsTogetherStayUnderTheirCap) {
+  JobGatherer jobs(1000, 1 << 20, 40);
+  const auto t = Clock::now();
+  jobs.Add(At(0), "a", std::string(15, 'a'), false, t);
+  jobs.Add(At(1), "b", std::string(10, 'b'), false, t);
+  EXPECT_EQ(jobs.open_bytes(), 27u);
+  jobs.Add(At(2), "c", std::string(20, 'c'), false, t);  // 48 > 40: the largest, c, goes
+  EXPECT_EQ(jobs.open_bytes(), 27u);
+  std::vector<ClosedJob> closed = jobs.TakeClosed(t, false);
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0].key, "c");
+  EXPECT_EQ(closed[0].ended, "size");
+  jobs.Add(At(3), "a", "end", true, t);
+  EXPECT_EQ(jobs.open_bytes(), 11u);
+  jobs.Drop("logs", 0);
+  EXPECT_EQ(jobs.open_bytes(), 0u);
+}
+
 // Keys are jobs within a partition; a partition taken away takes its open
 // jobs with it, and the other partitions' points are untouched.
 TEST(JobGatherer, DroppedPartitionForgetsItsJobs) {

@@ -32,6 +32,7 @@ void RegisterConsume(CLI::App& app, int* exit_code) {
     double idle_exit = 0;
     double gather = 0;
     double gather_max_mb = 64;
+    double gather_open_mb = 1024;
     std::size_t top = app::kScanTop;
   };
   auto args = std::make_shared<Args>();
@@ -47,6 +48,10 @@ void RegisterConsume(CLI::App& app, int* exit_code) {
                   "empty one, or after this many seconds without a message (0: each message is a log)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--gather-max-mb", args->gather_max_mb, "A gathered job longer than this is scanned in parts")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--gather-open-mb", args->gather_open_mb,
+                  "Jobs being gathered hold at most this much together; past it, the largest is scanned as a part")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--results", args->options.output_topic, "Topic to write each log's scan result to")
@@ -94,6 +99,7 @@ void RegisterConsume(CLI::App& app, int* exit_code) {
     o.gather_quiet_ms = static_cast<int>(args->gather * 1000);
     if (args->gather > 0 && o.gather_quiet_ms == 0) o.gather_quiet_ms = 1;
     o.gather_max_bytes = static_cast<std::size_t>(args->gather_max_mb * (1 << 20));
+    o.gather_max_open_bytes = static_cast<std::size_t>(args->gather_open_mb * (1 << 20));
     o.query.env = args->env;
     o.query.lang = ParseLang(args->lang);
     o.query.top = args->top;

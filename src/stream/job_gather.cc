@@ -28,10 +28,12 @@ void JobGatherer::Add(const MessagePlace& place, std::string_view key, std::stri
   }
   open.job.last_offset = place.offset;
   ++open.job.messages;
+  const std::size_t before = open.job.text.size();
   open.job.text.append(payload);
   // Messages hold whole lines; one sent without its newline (a line a
   // message) must not run into the next.
   if (!payload.empty() && payload.back() != '\n') open.job.text.push_back('\n');
+  open_bytes_ += open.job.text.size() - before;
   open.last = now;
   open.last_ms = message_ms;
   if (ends || payload.empty()) {
@@ -39,9 +41,16 @@ void JobGatherer::Add(const MessagePlace& place, std::string_view key, std::stri
   } else if (open.job.text.size() >= max_bytes_) {
     Close(it, "size");
   }
+  while (open_bytes_ > max_open_bytes_ && !open_.empty()) {
+    auto largest = std::max_element(open_.begin(), open_.end(), [](const auto& a, const auto& b) {
+      return a.second.job.text.size() < b.second.job.text.size();
+    });
+    Close(largest, "size");
+  }
 }
 
 void JobGatherer::Close(std::map<JobKey, Open>::iterator it, std::string_view why) {
+  open_bytes_ -= it->second.job.text.size();
   it->second.job.ended = why;
   closed_.push_back(std::move(it->second.job));
   open_.erase(it);
@@ -85,7 +94,10 @@ std::map<std::pair<std::string, int32_t>, int64_t> JobGatherer::CommitPoints() {
 void JobGatherer::Drop(const std::string& topic, int32_t partition) {
   for (auto it = open_.begin(); it != open_.end();) {
     auto next = std::next(it);
-    if (std::get<0>(it->first) == topic && std::get<1>(it->first) == partition) open_.erase(it);
+    if (std::get<0>(it->first) == topic && std::get<1>(it->first) == partition) {
+      open_bytes_ -= it->second.job.text.size();
+      open_.erase(it);
+    }
     it = next;
   }
   std::erase_if(closed_, [&](const ClosedJob& j) { return j.first.topic == topic && j.first.partition == partition; });

@@ -14,7 +14,10 @@
 //     so a consumer behind on a backlog does not cut jobs whose next lines
 //     it has yet to read; once caught up, it is the clock's;
 //   - a job over `max_bytes` is closed as a part, and what follows is
-//     gathered as the next part (bounded memory per job).
+//     gathered as the next part (bounded memory per job);
+//   - when the open jobs hold more than `max_open_bytes` together, the
+//     largest is closed as a part the same way (bounded memory in all,
+//     whatever the number of jobs running at once).
 // With quiet_ms == 0 nothing is gathered: each message is a whole log.
 //
 // Offsets. A message is answered once its job's result is acknowledged,
@@ -65,7 +68,8 @@ struct ClosedJob {
 class JobGatherer {
  public:
   using Clock = std::chrono::steady_clock;
-  JobGatherer(int quiet_ms, std::size_t max_bytes) : quiet_ms_(quiet_ms), max_bytes_(max_bytes) {}
+  JobGatherer(int quiet_ms, std::size_t max_bytes, std::size_t max_open_bytes = std::size_t{1} << 30)
+      : quiet_ms_(quiet_ms), max_bytes_(max_bytes), max_open_bytes_(max_open_bytes) {}
 
   // One message read at `now`. `ends`: it carries the end marker.
   // `message_ms`: its timestamp in milliseconds, or -1 when it has none.
@@ -83,6 +87,7 @@ class JobGatherer {
   void Drop(const std::string& topic, int32_t partition);
 
   std::size_t open_jobs() const { return open_.size(); }
+  std::size_t open_bytes() const { return open_bytes_; }
   bool gathering() const { return quiet_ms_ > 0; }
 
  private:
@@ -96,7 +101,8 @@ class JobGatherer {
   void Close(std::map<JobKey, Open>::iterator it, std::string_view why);
 
   int quiet_ms_;
-  std::size_t max_bytes_;
+  std::size_t max_bytes_, max_open_bytes_;
+  std::size_t open_bytes_ = 0;  // the open jobs' text, together
   std::map<JobKey, Open> open_;
   std::vector<ClosedJob> closed_;
   // Per partition: the offset after the last message read, and the point

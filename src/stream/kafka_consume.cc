@@ -255,7 +255,7 @@ std::string ResultJson(const ClosedJob& log, std::string_view scan_json) {
 Status Consume(const Engine& engine, const ConsumeOptions& o, const std::atomic<bool>& stop, ConsumeStats* stats) {
   DeliveryCounter deliveries;
   Offsets pending;
-  JobGatherer jobs(o.gather_quiet_ms, o.gather_max_bytes);
+  JobGatherer jobs(o.gather_quiet_ms, o.gather_max_bytes, o.gather_max_open_bytes);
   Rebalancer rebalancer(&pending, &jobs);
   auto consumer = MakeConsumer(o, &rebalancer);
   if (!consumer.ok()) return consumer.status();

@@ -58,6 +58,7 @@ struct ConsumeOptions {
   // marker, or is cut into parts of gather_max_bytes.
   int gather_quiet_ms = 0;
   std::size_t gather_max_bytes = std::size_t{64} << 20;
+  std::size_t gather_max_open_bytes = std::size_t{1} << 30;  // all open jobs together
   // Stop after this long with no message (0: run until `stop`).
   int idle_exit_ms = 0;
   app::MatchQuery query;     // how each log is scanned (top, env, lang)
