@@ -124,7 +124,9 @@ int main(int argc, char** argv) {
   probe->add_option("--queries", queries);
   bool known_only = false;
   std::size_t rounds = 1;
-  probe->add_option("--rounds", rounds, "times the known messages are matched again (the last round is reported; more rounds make that path stand out in a profile)");
+  probe->add_option("--rounds", rounds,
+                    "times the known messages are matched again (the last round is reported; more rounds make "
+                    "that path stand out in a profile)");
   probe->add_flag("--known-only", known_only, "time only messages of records (to profile that path alone)");
   CLI11_PARSE(app, argc, argv);
   if (*gen) return Generate(records, seed, out, log, log_mb);

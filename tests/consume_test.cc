@@ -49,6 +49,14 @@ nlohmann::json Harness(const std::string& args) {
   return j.is_discarded() ? nlohmann::json::object() : j;
 }
 
+// Every job has a result, gathered from all its messages, naming the
+// record its log was written around.
+void ExpectEveryJobWhole(const nlohmann::json& j) {
+  EXPECT_EQ(j.value("missing", -1), 0);
+  EXPECT_EQ(j.value("wrong", -1), 0);
+  EXPECT_EQ(j.value("incomplete", -1), 0);
+}
+
 TEST(Consume, TwoConsumersInOneGroupAnswerEveryMessage) {
   auto j = Harness("--messages 600 --consumers 2 --timeout 90");
   EXPECT_EQ(j.value("missing", -1), 0);
@@ -74,9 +82,7 @@ TEST(Consume, RebalanceAndKilledConsumerLoseNothing) {
 // its lines (a traceback spans several messages), naming the right record.
 TEST(Consume, LinesOfAJobAreGatheredIntoOneLog) {
   auto j = Harness("--messages 200 --lines --gather 5 --consumers 2 --timeout 90");
-  EXPECT_EQ(j.value("missing", -1), 0);
-  EXPECT_EQ(j.value("wrong", -1), 0);
-  EXPECT_EQ(j.value("incomplete", -1), 0);
+  ExpectEveryJobWhole(j);
   EXPECT_EQ(j.value("results", 0), 200 + j.value("duplicates", 0));
 }
 
@@ -85,9 +91,7 @@ TEST(Consume, LinesOfAJobAreGatheredIntoOneLog) {
 // time the consumer takes to reach its next line.
 TEST(Consume, JobsWithoutAnEndMarkerEndWhenQuiet) {
   auto j = Harness("--messages 100 --lines --no-end-marker --gather 0.5 --consumers 1 --timeout 90");
-  EXPECT_EQ(j.value("missing", -1), 0);
-  EXPECT_EQ(j.value("wrong", -1), 0);
-  EXPECT_EQ(j.value("incomplete", -1), 0);
+  ExpectEveryJobWhole(j);
 }
 
 // Gathering through a rebalance and a killed consumer: offsets are never
@@ -98,9 +102,7 @@ TEST(Consume, GatheredJobsSurviveARebalanceAndAKilledConsumer) {
       "--messages 300 --lines --rate 1500 --gather 2 --consumers 1 --join-after 60 --kill-after 150 --timeout 120");
   EXPECT_TRUE(j.value("joined", false));
   EXPECT_TRUE(j.value("killed", false));
-  EXPECT_EQ(j.value("missing", -1), 0);
-  EXPECT_EQ(j.value("wrong", -1), 0);
-  EXPECT_EQ(j.value("incomplete", -1), 0);
+  ExpectEveryJobWhole(j);
 }
 
 // Bad settings are refused before anything is read, naming the setting.

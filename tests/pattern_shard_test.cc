@@ -32,6 +32,21 @@ std::vector<Hit> Find(const PatternShard& shard, PatternShard::Literals kind, st
   return hits;
 }
 
+// Each text's literals of both kinds, found through the table and through
+// the database: the same hits; returns how many.
+std::size_t ExpectTableFindsWhatTheDatabaseFinds(const PatternShard& shard, const std::vector<std::string>& texts) {
+  std::size_t total = 0;
+  for (const std::string& text : texts) {
+    for (auto kind : {PatternShard::Literals::kDistinct, PatternShard::Literals::kBroad}) {
+      auto table = Find(shard, kind, text, PatternShard::Route::kTable);
+      auto database = Find(shard, kind, text, PatternShard::Route::kDatabase);
+      EXPECT_EQ(table, database) << text;
+      total += table.size();
+    }
+  }
+  return total;
+}
+
 // One shard of all `patterns` (which must outlive it), and the plan that
 // holds its members.
 struct OneShard {
@@ -81,15 +96,7 @@ TEST(PatternShard, TableFindsWhatTheDatabaseFinds) {
       "no literal here at all",
   };
   texts.push_back(std::string(kBinary, sizeof kBinary - 1));
-  std::size_t total = 0;
-  for (const std::string& text : texts) {
-    for (auto kind : {PatternShard::Literals::kDistinct, PatternShard::Literals::kBroad}) {
-      auto table = Find(*shard, kind, text, PatternShard::Route::kTable);
-      auto database = Find(*shard, kind, text, PatternShard::Route::kDatabase);
-      EXPECT_EQ(table, database) << text;
-      total += table.size();
-    }
-  }
+  const std::size_t total = ExpectTableFindsWhatTheDatabaseFinds(*shard, texts);
   EXPECT_GE(total, 15u);
 }
 
@@ -117,15 +124,7 @@ TEST(PatternShard, TableFindsLiteralsSharingAKey) {
       std::string(40, 'q'),
       "qqqqqqqqqqqqqqq failed",
   };
-  std::size_t total = 0;
-  for (const std::string& text : texts) {
-    for (auto kind : {PatternShard::Literals::kDistinct, PatternShard::Literals::kBroad}) {
-      auto table = Find(*shard, kind, text, PatternShard::Route::kTable);
-      auto database = Find(*shard, kind, text, PatternShard::Route::kDatabase);
-      EXPECT_EQ(table, database) << text;
-      total += table.size();
-    }
-  }
+  const std::size_t total = ExpectTableFindsWhatTheDatabaseFinds(*shard, texts);
   EXPECT_GE(total, 20u * 12u);  // the q chain alone, at each start that leaves room
 }
 

@@ -79,23 +79,24 @@ void AddLineMatches(const Engine::Impl& engine, const std::vector<LineHit>& hits
   const std::size_t begin = *next;
   const std::size_t li = hits[begin].line;
   while (*next < hits.size() && hits[*next].line == li) ++*next;
-  const std::size_t count = *next - begin;
+  auto add = [&](std::size_t i) {
+    out->push_back(MakeMatch(engine, hits[i], line, words, line_offset, line_number, options, text_env));
+  };
+  if (*next - begin <= kMaxLineHits) {
+    for (std::size_t i = begin; i < *next; ++i) add(i);
+    return;
+  }
   thread_local std::vector<std::pair<std::size_t, std::size_t>> specific;  // literal chars, hit
   specific.clear();
-  if (count > kMaxLineHits) {
-    for (std::size_t i = begin; i < *next; ++i) {
-      specific.emplace_back(engine.patterns().MatchedLiteralChars(hits[i].pattern, line, hits[i].span), i);
-    }
-    // The most literal characters first; among equals, the earlier hit.
-    std::stable_sort(specific.begin(), specific.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    specific.resize(kMaxLineHits);
-    std::sort(specific.begin(), specific.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  } else {
-    for (std::size_t i = begin; i < *next; ++i) specific.emplace_back(0, i);
+  for (std::size_t i = begin; i < *next; ++i) {
+    specific.emplace_back(engine.patterns().MatchedLiteralChars(hits[i].pattern, line, hits[i].span), i);
   }
-  for (const auto& [chars, i] : specific) {
-    out->push_back(MakeMatch(engine, hits[i], line, words, line_offset, line_number, options, text_env));
-  }
+  // The most literal characters first; among equals, the earlier hit. The
+  // kept hits are then measured in their own order.
+  std::stable_sort(specific.begin(), specific.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  specific.resize(kMaxLineHits);
+  std::sort(specific.begin(), specific.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (const auto& [chars, i] : specific) add(i);
 }
 
 Candidate MakeFuzzyMatch(const Engine::Impl& engine, const Neighbour& found, std::string_view line, const LineWords& words,

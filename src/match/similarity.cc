@@ -26,9 +26,8 @@ bool DomainCues::Bind(const util::SectionFile& file, std::size_t first, util::Ar
   names_.clear();
   for (uint32_t d = 0; d < names.size(); ++d) names_.emplace_back(names.At(d));
   idf_ = idf;
-  return record_domain_.size() == records && by_word_begin_.size() == idf_.size() + 1 && total_.size() == idf_.size() &&
-         by_word_begin_[0] == 0 &&
-         by_word_begin_[idf_.size()] == by_word_.size();
+  return record_domain_.size() == records && by_word_begin_.size() == idf_.size() + 1 &&
+         total_.size() == idf_.size() && by_word_begin_[0] == 0 && by_word_begin_[idf_.size()] == by_word_.size();
 }
 
 std::map<std::string, double> DomainCues::Sizes() const {

@@ -189,8 +189,9 @@ Status Produce(RdKafka::Producer& producer, const std::string& topic, const std:
 
 // Whether a message carries the end-of-job header.
 bool EndsJob(RdKafka::Message& m) {
+  static const std::string kEnd(kJobEndHeader);
   const RdKafka::Headers* headers = m.headers();
-  return headers && headers->get_last(std::string(kJobEndHeader)).err() == RdKafka::ERR_NO_ERROR;
+  return headers && headers->get_last(kEnd).err() == RdKafka::ERR_NO_ERROR;
 }
 
 // Scans the logs the gatherer has closed and publishes their results,
