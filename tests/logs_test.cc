@@ -9,6 +9,7 @@
 #include "logs/blocks.h"
 #include "logs/line_chunker.h"
 #include "logs/preprocess.h"
+#include "logs/triggers.h"
 
 namespace kedb::logs {
 namespace {
@@ -71,6 +72,26 @@ TEST(Preprocess, StripsWhatTerminalsAndCiSystemsAdd) {
             "ERROR db: refused");
   EXPECT_EQ(C("error    | db: refused").text, "error    | db: refused");
   EXPECT_EQ(C("Name | Value").text, "Name | Value");
+  // syslog and journald: stamp, host and program tag
+  // (https://github.com/TechnicallyCoded/Inventory-Rollback-Plus/issues/210);
+  // the day padded with a blank; a stamp without host and tag; a line that
+  // only starts with a month's name.
+  EXPECT_EQ(C("Sep 28 04:26:44 diplomatica-hetzner mariadbd[23978]: [ERROR] mariadbd: Lock wait timeout exceeded").text,
+            "[ERROR] mariadbd: Lock wait timeout exceeded");
+  EXPECT_EQ(C("Mar  4 10:00:01 web1 kernel: Out of memory: Killed process 4242 (python)").text,
+            "Out of memory: Killed process 4242 (python)");
+  EXPECT_EQ(C("Mar 14 09:12:01 starting").text, "starting");
+  EXPECT_EQ(C("March 14 was a holiday").text, "March 14 was a holiday");
+  EXPECT_EQ(C("Sep 28 sales: 12 units").text, "Sep 28 sales: 12 units");
+  // Terraform's frame around a diagnostic
+  // (https://github.com/hashicorp/terraform-provider-aws/issues/8720): the
+  // bar goes, the indentation under it stays; the corners leave nothing.
+  EXPECT_EQ(C("\u2502 Error: collecting instance settings: UnauthorizedOperation").text,
+            "Error: collecting instance settings: UnauthorizedOperation");
+  EXPECT_EQ(C("\u2502       status code: 403").text, "      status code: 403");
+  EXPECT_EQ(C("\u2577").text, "");
+  EXPECT_EQ(C("\u2502").text, "");
+  EXPECT_EQ(C("\u251c\u2500\u2500 lodash@4.17.21").text, "\u251c\u2500\u2500 lodash@4.17.21");
   // pytest's failure details.
   auto e = C("E       RuntimeError: CUDA error: device-side assert triggered");
   EXPECT_EQ(e.text, "RuntimeError: CUDA error: device-side assert triggered");
@@ -743,6 +764,108 @@ TEST(Blocks, AToolsErrorLineIsAnErrorLine) {
   EXPECT_EQ(blocks[1].decisive_line, 4u);
   EXPECT_EQ(blocks[1].last_line, 5u);  // with its indented details
   EXPECT_TRUE(Segment("checking for Error: handlers\nlibfoo Error at exit handled\n").empty());
+}
+
+// Error lines of tools and loggers as real logs print them; each source is
+// the thread the lines were posted in.
+TEST(Blocks, ToolsAndStructuredLoggersErrorLines) {
+  // logrus's logfmt (https://github.com/docker/getting-started-todo-app/issues/44),
+  // and zap's JSON.
+  auto blocks = Segment(
+      "time=\"2025-01-11T02:22:10Z\" level=info msg=\"Starting provider\"\n"
+      "time=\"2025-01-11T02:22:10Z\" level=error msg=\"Failed to retrieve information of the docker client and "
+      "server host: permission denied while trying to connect to the Docker daemon socket at "
+      "unix:///var/run/docker.sock\" providerName=docker\n"
+      "{\"level\":\"error\",\"ts\":1700000000.1,\"msg\":\"dial tcp 10.0.0.5:5432: connect: connection refused\"}\n"
+      "{\"level\": \"info\", \"msg\": \"error budget ok\"}\n");
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].decisive_line, 2u);
+  EXPECT_EQ(blocks[1].decisive_line, 3u);
+  // The Docker CLI's and kubectl's own errors
+  // (https://github.com/docker-library/hello-world/issues/86).
+  blocks = Segment("C:\\WINDOWS\\system32> docker pull hello-world\n"
+                   "Using default tag: latest\n"
+                   "Error response from daemon: Get https://registry-1.docker.io/v2/: x509: certificate signed by "
+                   "unknown authority\n"
+                   "Error from server (NotFound): pods \"web-0\" not found\n"
+                   "Error rate is 0 today\n");
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].decisive_line, 3u);
+  EXPECT_EQ(blocks[1].decisive_line, 4u);
+  // requests' HTTPError, as huggingface_hub prints it
+  // (https://github.com/ariG23498/gemma3-object-detection/issues/5).
+  blocks = Segment("403 Client Error. (Request ID: Root=1-6824e511-0a1d60376d4eefac56a9c456)\n"
+                   "200 Client Errors were counted\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].decisive_line, 1u);
+  // MSBuild's diagnostics from a project rather than a source line
+  // (https://github.com/DotNetKoans/DotNetKoans/issues/46).
+  blocks = Segment("Target ReportAssetsLogMessages:\n"
+                   "    /Users/r/DotNetCoreKoans/DotNetCoreKoans.csproj : error NU1605: Detected package downgrade: "
+                   "System.Net.Primitives from 4.3.0 to 4.0.11.\n"
+                   "    Build time : error budget 5 s\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, BlockKind::kCompiler);
+  EXPECT_EQ(blocks[0].decisive_line, 2u);
+}
+
+TEST(Blocks, GradlesWhatWentWrongIsOneBlockDecidedByItsDeepestCause) {
+  // https://github.com/pvsvamsi/SystemAlertWindow/issues/115
+  const std::string gradle =
+      "FAILURE: Build failed with an exception.\n"
+      "\n"
+      "* What went wrong:\n"
+      "Execution failed for task ':app:checkDebugDuplicateClasses'.\n"
+      "> A failure occurred while executing com.android.build.gradle.internal.tasks.CheckDuplicatesRunnable\n"
+      "   > Duplicate class kotlin.collections.jdk8.CollectionsJDK8Kt found in modules jetified-kotlin-stdlib-1.8.10 "
+      "(org.jetbrains.kotlin:kotlin-stdlib:1.8.10) and jetified-kotlin-stdlib-jdk8-1.7.10\n"
+      "     Duplicate class kotlin.internal.jdk7.JDK7PlatformImplementations found in modules "
+      "jetified-kotlin-stdlib-1.8.10\n"
+      "\n"
+      "* Try:\n"
+      "> Run with --stacktrace option to get the stack trace.\n";
+  auto blocks = Segment(gradle);
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].first_line, 3u);
+  EXPECT_EQ(blocks[0].last_line, 7u);
+  EXPECT_EQ(blocks[0].decisive_line, 6u);
+  EXPECT_TRUE(blocks[0].decisive.starts_with("Duplicate class kotlin.collections.jdk8.CollectionsJDK8Kt found"));
+  ASSERT_EQ(blocks[0].frames.size(), 3u);
+  EXPECT_EQ(blocks[0].frames[0], "Execution failed for task ':app:checkDebugDuplicateClasses'.");
+  // Without a "> " cause, the task that failed is what went wrong.
+  blocks = Segment("* What went wrong:\nExecution failed for task ':app:lint'.\n\n* Try:\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].decisive, "Execution failed for task ':app:lint'.");
+}
+
+// A log scan offers the segmenter only the lines with a trigger word as
+// block starts: every start rule needs one. Next.js marks its errors "⨯"
+// (https://github.com/guacsec/guac-visualizer/issues/98), and its stack
+// trace is headed by that line.
+TEST(Triggers, MarkTheLinesThatMayStartABlock) {
+  const std::string log =
+      "   Generating static pages (0/4)  [    ] \u2a2f useSearchParams() should be wrapped in a suspense boundary "
+      "at page \"/\".\n"
+      "    at a (/srv/app/.next/server/chunks/288.js:1:10576)\n"
+      "* What went wrong:\n"
+      "Generating static pages (4/4)\n";
+  const std::vector<std::size_t> starts = LineStarts(log);
+  std::vector<uint8_t> flags;
+  MarkTriggerLines(log, starts, /*problem_lines=*/false, &flags);
+  ASSERT_EQ(flags.size(), 4u);
+  EXPECT_TRUE(flags[0] & kTriggerLine);
+  EXPECT_FALSE(flags[1] & kTriggerLine);
+  EXPECT_TRUE(flags[2] & kTriggerLine);
+  EXPECT_FALSE(flags[3] & kTriggerLine);
+  BlockSegmenter seg;
+  std::string scratch;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    seg.Add(i + 1, Clean(LineText(log, starts, i), &scratch).text, LineMark::kNone, (flags[i] & kTriggerLine) != 0);
+  }
+  seg.Finish();
+  ASSERT_FALSE(seg.blocks().empty());
+  EXPECT_EQ(seg.blocks()[0].kind, BlockKind::kJavascript);
+  EXPECT_EQ(seg.blocks()[0].decisive_line, 1u);
 }
 
 TEST(Blocks, ATracebackPastedWithoutItsHeader) {

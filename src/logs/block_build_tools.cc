@@ -1,5 +1,6 @@
 // Block readers for what build and test tools print around an error:
-// Maven's failure output, and pytest's summary lines (see blocks.h).
+// Maven's and Gradle's failure output, and pytest's summary lines (see
+// blocks.h).
 #include <algorithm>
 
 #include "logs/block_starts.h"
@@ -98,6 +99,36 @@ bool BlockSegmenter::ContinueMaven(const LineView& line) {
     return true;
   }
   return CloseBefore();
+}
+
+bool BlockSegmenter::StartGradle(std::size_t line_no, std::string_view t) {
+  if (t != "* What went wrong:") return false;
+  Open(State::kGradle, BlockKind::kErrorLine, line_no, text_, origin_);
+  SetDecisive(line_no, t);  // named by its header until the first line of text comes
+  have_decisive_ = false;
+  return true;
+}
+
+// Gradle's section ends at the next "* Try:" (or any "* " heading), or at a
+// blank line after its text. Its first line says which task failed
+// ("Execution failed for task ':app:compileDebugKotlin'."); each "> " line
+// under it is a deeper cause, and the deepest is what went wrong
+// ("> Duplicate class kotlin.collections... found in modules ...").
+bool BlockSegmenter::ContinueGradle(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  if (t.starts_with("* ") || (blank && have_decisive_)) return CloseBefore();
+  if (blank) return true;
+  if (current_.frames.size() + 1 >= kMaxFrames) {
+    Extend(line_no);
+    return true;
+  }
+  if (!have_decisive_ || t.starts_with("> ")) {
+    if (have_decisive_) AddFrame(current_.decisive_line, current_.decisive);
+    SetDecisive(line_no, t.starts_with("> ") ? Trim(t.substr(2)) : t);
+    return true;
+  }
+  AddFrame(line_no, t);  // the cause's own details, indented under it
+  return true;
 }
 
 void BlockSegmenter::RememberPytestFailure(long index) {

@@ -18,6 +18,24 @@ bool WordChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || Digit(c) || c == '_';
 }
 
+// A structured logger's level field among the line's first fields:
+// logfmt's "level=error" (logrus, Go kit, Grafana's services), JSON's
+// "level":"error" (zap, pino writes numbers and is not read).
+bool HasErrorLevelField(std::string_view t) {
+  t = t.substr(0, std::min<std::size_t>(t.size(), 160));
+  for (std::string_view key : {"level=", "lvl=", "\"level\":", "\"level\": "}) {
+    for (std::size_t at = t.find(key); at != std::string_view::npos; at = t.find(key, at + 1)) {
+      if (at > 0 && t[at - 1] != ' ' && t[at - 1] != '{' && t[at - 1] != ',') continue;
+      std::string_view value = t.substr(at + key.size());
+      if (!value.empty() && value[0] == '"') value.remove_prefix(1);
+      for (std::string_view level : {"error", "fatal", "panic", "crit", "eror", "ERROR", "FATAL"}) {
+        if (value.starts_with(level)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool IsExceptionLine(std::string_view t) {
@@ -46,8 +64,25 @@ bool IsAtFrame(std::string_view line) {
   return t.starts_with("at ") && t.size() > 3;
 }
 
+namespace {
+
+// MSBuild's diagnostic format with no line number, from a project or a
+// tool rather than a source line: "App.csproj : error NU1605: Detected
+// package downgrade ...", "CSC : error CS2001: ...", "MSBUILD : error
+// MSB1009: ...": " : error ", a code of letters then digits, a colon.
+bool IsMsBuildError(std::string_view t) {
+  const std::size_t at = t.find(" : error ");
+  if (at == std::string_view::npos || at == 0) return false;
+  std::size_t i = at + 9, letters = 0, digits = 0;
+  while (i < t.size() && t[i] >= 'A' && t[i] <= 'Z') ++i, ++letters;
+  while (i < t.size() && Digit(t[i])) ++i, ++digits;
+  return letters > 0 && digits > 0 && i < t.size() && t[i] == ':';
+}
+
+}  // namespace
+
 bool IsCompilerError(std::string_view t) {
-  if (IsGoDiagnostic(t)) return true;
+  if (IsGoDiagnostic(t) || IsMsBuildError(t)) return true;
   for (std::string_view marker : {": error: ", ": fatal error: ", " - error TS", "): error ", "): fatal error "}) {
     std::size_t at = t.find(marker);
     if (at == std::string_view::npos || at == 0) continue;
@@ -148,6 +183,18 @@ bool IsErrorLine(std::string_view t) {
                              "FAILED ", "fatal: "}) {
     if (t.starts_with(p)) return true;
   }
+  // "Error response from daemon: ...", "Error from server (NotFound): ...":
+  // the tool's own error, a phrase before its colon.
+  if (t.starts_with("Error ") && t.size() > 6 && t[6] >= 'a' && t[6] <= 'z') {
+    const std::size_t colon = t.find(": ");
+    if (colon != std::string_view::npos && colon < 60) return true;
+  }
+  // An HTTP client's status error: "403 Client Error: Forbidden for url: ...".
+  if (t.size() > 4 && Digit(t[0]) && Digit(t[1]) && Digit(t[2]) &&
+      (t.substr(3).starts_with(" Client Error") || t.substr(3).starts_with(" Server Error"))) {
+    return t.size() == 16 || !WordChar(t[16]);
+  }
+  if (HasErrorLevelField(t)) return true;
   // One capitalised word, then "Error:" or "Error at".
   if (!t.empty() && t[0] >= 'A' && t[0] <= 'Z') {
     std::size_t i = 1;

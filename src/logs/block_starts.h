@@ -22,7 +22,8 @@ bool IsAtFrame(std::string_view line);
 
 // A compiler's diagnostic at a source location: "file.c:12:5: error: ...",
 // "file.ts(3,10): error TS2307: ...", "file.ts:3:10 - error TS2307: ...",
-// "file.cpp(12): fatal error C1083: ...", and Go's diagnostics.
+// "file.cpp(12): fatal error C1083: ...", MSBuild's "App.csproj : error
+// NU1605: ...", and Go's diagnostics.
 bool IsCompilerError(std::string_view t);
 
 // A Python frame's location line: File "app.py", line 3, in <module>
@@ -59,9 +60,11 @@ bool IsRule(std::string_view t, char c);
 bool IsGpuError(std::string_view t);
 
 // A logger's error line: "ERROR ...", "FATAL: ...", "[ERROR] ...",
-// "... ERROR launcher: ..." (level within the first words), "Error: ...",
-// "FAILED tests/x.py::t - ...", a tool's "CMake Error: ..." / "CMake Error
-// at CMakeLists.txt:12 (find_package):", or an exception printed on its own.
+// "... ERROR launcher: ..." (level within the first words), a structured
+// logger's "level=error" or "\"level\":\"error\"", "Error: ...", a tool's
+// "Error response from daemon: ..." or "CMake Error: ..." / "CMake Error at
+// CMakeLists.txt:12 (find_package):", an HTTP client's "403 Client Error:
+// ...", "FAILED tests/x.py::t - ...", or an exception printed on its own.
 bool IsErrorLine(std::string_view t);
 
 }  // namespace kedb::logs

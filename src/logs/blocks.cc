@@ -255,6 +255,9 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
     case State::kMaven:
       claimed = ContinueMaven(line);
       break;
+    case State::kGradle:
+      claimed = ContinueGradle(line);
+      break;
   }
   if (!claimed) Start(line_no, text, mark, may_start || mark != LineMark::kNone);
   if (state_ != State::kNone) {
@@ -345,7 +348,7 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
     pytest_name_ = PytestHeaderName(t);
     return;
   }
-  if (StartMaven(line_no, t)) return;
+  if (StartMaven(line_no, t) || StartGradle(line_no, t)) return;
   if (IsCompilerError(t)) {
     Open(State::kCompiler, BlockKind::kCompiler, line_no, text, origin_);
     SetDecisive(line_no, t);

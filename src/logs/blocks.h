@@ -97,7 +97,7 @@ class BlockSegmenter {
 
  private:
   enum class State { kNone, kPython, kIPython, kExceptionMessage, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest,
-                     kCompiler, kCpp, kDetails, kMaven };
+                     kCompiler, kCpp, kDetails, kMaven, kGradle };
   // An error line's indented details (gRPC's status and debug string, a
   // validation error's fields) are part of its block, up to this many.
   static constexpr std::size_t kMaxDetailLines = 40;
@@ -141,6 +141,10 @@ class BlockSegmenter {
   // compiler error, else the goal that failed.
   bool StartMaven(std::size_t line_no, std::string_view t);
   bool ContinueMaven(const LineView& line);
+  // Gradle's "* What went wrong:" section, read as one block whose decisive
+  // line is the deepest "> " cause under the task that failed.
+  bool StartGradle(std::size_t line_no, std::string_view t);
+  bool ContinueGradle(const LineView& line);
   // pytest's short summary restates a failure its section showed
   // ("FAILED tests/x.py::test_y - RuntimeError: ..."): the line is added
   // to that block's restatements instead of opening a block.

@@ -113,13 +113,44 @@ std::size_t SeparatorAt(std::string_view s, std::size_t i) {
 }
 
 
-// Every prefix starts with a digit, '[', '#', or a glog/pytest letter: most
-// lines are done after this one test.
+// Every prefix starts with a digit, '[', '#', a glog/pytest letter, a
+// month's initial (syslog) or the first byte of a box-drawing character:
+// most lines are done after this one test.
 constexpr std::array<bool, 256> kMayStartPrefix = [] {
   std::array<bool, 256> t{};
-  for (unsigned char c : std::string_view("0123456789[#IWEF")) t[c] = true;
+  for (unsigned char c : std::string_view("0123456789[#IWEFJMASOND\xE2")) t[c] = true;
   return t;
 }();
+
+// syslog's and journald's stamp: "Sep 28 04:26:44 " (the day padded with a
+// blank: "Sep  8"), then the host and the program's tag ("web1
+// mariadbd[23978]: ", "web1 kernel: "). The stamp's length, with host and
+// tag when both are there, or 0.
+std::size_t SyslogPrefixAt(std::string_view s) {
+  static constexpr std::string_view kMonths = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  if (s.size() < 16 || s[3] != ' ') return 0;
+  bool month = false;
+  for (std::size_t m = 0; m < kMonths.size() && !month; m += 3) month = s.substr(0, 3) == kMonths.substr(m, 3);
+  if (!month || !(s[4] == ' ' || Digit(s[4])) || !Digit(s[5]) || s[6] != ' ') return 0;
+  const std::size_t clock = ClockAt(s, 7);
+  if (clock == 0 || 7 + clock >= s.size() || s[7 + clock] != ' ') return 0;
+  const std::size_t stamp = 7 + clock + 1;
+  const std::size_t host_end = s.find(' ', stamp);
+  if (host_end == std::string_view::npos || host_end == stamp || host_end - stamp > 64) return stamp;
+  const std::size_t tag_end = s.find(' ', host_end + 1);
+  if (tag_end == std::string_view::npos || tag_end - host_end > 64 || s[tag_end - 1] != ':') return stamp;
+  return tag_end + 1;
+}
+
+// Terraform's frame around a diagnostic: "│ " before each line, and "╷" /
+// "╵" lines above and below it.
+std::size_t BoxPrefixAt(std::string_view s) {
+  if (s.starts_with("\u2502")) return 3 + SeparatorAt(s, 3);
+  if ((s.starts_with("\u2577") || s.starts_with("\u2575")) && s.find_first_not_of(' ', 3) == std::string_view::npos) {
+    return s.size();
+  }
+  return 0;
+}
 bool MayStartPrefix(char c) { return kMayStartPrefix[static_cast<unsigned char>(c)]; }
 
 // Bytes of a Docker Compose service name: "web-1", "nacos", "api_1". Names
@@ -214,6 +245,7 @@ std::size_t PrefixAt(std::string_view s, LineMark* mark) {
       }
     }
   }
+  if (std::size_t n = c0 == '\xE2' ? BoxPrefixAt(s) : SyslogPrefixAt(s)) return n;
   // pytest failure details: "E   " followed by the message.
   if (s.size() >= 4 && s[0] == 'E' && s[1] == ' ' && s[2] == ' ' && s[3] == ' ') {
     *mark = LineMark::kPytestError;

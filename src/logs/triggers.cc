@@ -14,7 +14,9 @@ const std::vector<std::string>& TriggerWords() {
   static const std::vector<std::string> words = {
       "error", "exception", "traceback", "panic", "fatal", "critical", "severe", "failed", "failure",
       "fault", "throwable", "interrupt", "exit", "cuda", "cudnn", "cublas", "cusolver", "cufft", "nccl",
-      "watchdog", "device-side", "npm err", "___", "caused by", "terminate called"};
+      "watchdog", "device-side", "npm err", "___", "caused by", "terminate called",
+      // Gradle's "* What went wrong:"; Next.js marks an error with "⨯".
+      "what went wrong", "\u2a2f"};
   return words;
 }
 
