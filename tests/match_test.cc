@@ -176,6 +176,41 @@ TEST(Match, ACounterexampleIsNotAFuzzyMatch) {
   EXPECT_TRUE(found);
 }
 
+// A record written from OpenSSL's words is found from Go's words for the
+// same error (https://github.com/docker-library/hello-world/issues/86),
+// though the two share no rare word; one whose broad pattern lists a
+// symptom ("connection refused") is not offered for every refusal.
+TEST(Match, AnErrorInAnotherToolsWordsFindsItsFamilysRecord) {
+  TempDir cache;
+  Record tls = testing::MakeRecord("t/tls-untrusted", "SSL: certificate verify failed - unable to get local issuer certificate",
+                                   "unable to get local issuer certificate|certificate verify failed");
+  tls.domain = "networking";
+  Record nccl = testing::MakeRecord("t/nccl-connect", "NCCL WARN socketStartConnect: Connect failed : Connection refused",
+                                    "socketStartConnect.*(Connection refused|No route to host)");
+  nccl.domain = "nccl";
+  Record other = testing::MakeRecord("t/other", "FrobError: frob failed", "frob failed");
+  auto engine = FromRecords({tls, nccl, other}, cache);
+  ASSERT_TRUE(engine);
+  MatchOptions everything;
+  everything.min_confidence = 0;
+  MatchResult r = engine->Match(
+      "Error response from daemon: Get https://registry-1.docker.io/v2/: x509: certificate signed by unknown authority",
+      everything);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches[0].record->id, "t/tls-untrusted");
+  EXPECT_EQ(r.matches[0].kind, MatchKind::kFuzzy);
+  bool family = false;
+  for (const ScoreFactor& f : r.matches[0].why) family = family || (f.name == "family" && f.value == 1);
+  EXPECT_TRUE(family);
+  MatchResult refused = engine->Match(
+      "psycopg2.OperationalError: connection to server at \"localhost\" (127.0.0.1), port 5432 failed: Connection "
+      "refused",
+      everything);
+  for (const Match& m : refused.matches) {
+    for (const ScoreFactor& f : m.why) EXPECT_FALSE(f.name == "family") << m.record->id;
+  }
+}
+
 TEST(Match, PythonDialectAndCaptures) {
   TempDir cache;
   auto engine = FromRecords(

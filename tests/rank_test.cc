@@ -7,6 +7,7 @@
 
 #include "logs/line_kinds.h"
 #include "match/similarity.h"
+#include "util/error_phrases.h"
 #include "util/text_words.h"
 #include "test_util.h"
 
@@ -49,6 +50,38 @@ TEST(TextWords, IdentifiersGiveTheirParts) {
                                "param", "aadst", "700016"}) {
     EXPECT_TRUE(Has(w, expected)) << expected;
   }
+}
+
+// Go, Java, Node and OpenSSL each say "the certificate is not trusted" in
+// their own words; each wording holds the family's word. Messages from
+// https://github.com/docker-library/hello-world/issues/86 and
+// https://github.com/kubernetes/kubectl/issues/1059 (kubectl's refusal).
+TEST(TextWords, PhrasesOfOneErrorShareTheirFamilysWord) {
+  for (const char* text : {"Get https://registry-1.docker.io/v2/: x509: certificate signed by unknown authority",
+                           "SSL certificate problem: unable to get local issuer certificate",
+                           "PKIX path building failed: unable to find valid certification path to requested target",
+                           "Error: unable to verify the first certificate", "code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'",
+                           "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed (_ssl.c:1129)"}) {
+    EXPECT_TRUE(Has(MessageWords(text), "~tls-untrusted")) << text;
+  }
+  // In order, with a few other words among them (a host and port masked
+  // or not), but not scattered over a sentence or out of order.
+  EXPECT_TRUE(Has(MessageWords("The connection to the server localhost:8080 was refused - did you specify the right "
+                               "host or port?"),
+                  "=conn-refused"));
+  EXPECT_FALSE(Has(MessageWords("the certificate was signed by hand, by an authority we do not know, unknown to us"),
+                   "~tls-untrusted"));
+  EXPECT_FALSE(Has(MessageWords("refused connection"), "=conn-refused"));
+  EXPECT_FALSE(Has(MessageWords("certificate signed by a known authority"), "~tls-untrusted"));
+  // A symptom family is not an error family: many errors refuse connections.
+  EXPECT_TRUE(util::IsErrorFamily("~tls-untrusted"));
+  EXPECT_FALSE(util::IsErrorFamily("=conn-refused"));
+  EXPECT_FALSE(util::IsErrorFamily("connect"));
+  // Search reads the words a query spells, not families.
+  bool family = false;
+  util::ForEachWordWithValues("x509: certificate signed by unknown authority",
+                              [&](std::string_view w) { family = family || w[0] == '~'; });
+  EXPECT_FALSE(family);
 }
 
 TEST(TextWords, CodesNameTheError) {

@@ -193,8 +193,16 @@ std::vector<Candidate> Engine::Impl::MessageCandidates(const match::MessageLines
       for (std::size_t k = first; k < candidates.size(); ++k) hit_records.push_back(candidates[k].record);
     }
     if (!fuzzy) continue;
-    // With no pattern fired anywhere, search widens the net (first lines only).
-    for (const match::Neighbour& n : FuzzyRecords(line, words, options.top, hits.empty() && i < kSearchLinesPerMessage)) {
+    // With no pattern fired anywhere, search widens the net (first lines
+    // only). A line in another tool's words for an error (an error family's
+    // phrase) is offered the family's records, however it reads otherwise.
+    std::vector<match::Neighbour> near = FuzzyRecords(line, words, options.top, hits.empty() && i < kSearchLinesPerMessage);
+    for (const match::Neighbour& n : signatures().FamilyNeighbours(words, options.top)) {
+      if (std::none_of(near.begin(), near.end(), [&](const match::Neighbour& x) { return x.record == n.record; })) {
+        near.push_back(n);
+      }
+    }
+    for (const match::Neighbour& n : near) {
       if (regex_hit(n.record)) continue;
       candidates.push_back(MakeFuzzyMatch(*this, n, line, words, m.origins[i], m.numbers[i], options, text_env));
     }

@@ -158,14 +158,19 @@ bool LayeredSignatures::ReadsLikeCounterexample(const match::LineWords& words, s
                  });
 }
 
-std::vector<match::Neighbour> LayeredSignatures::Nearest(const match::LineWords& words, std::size_t k,
-                                                         double min_similarity) const {
-  if (!changed_ || !words.changed) return base_->Nearest(words, k, min_similarity);
+bool LayeredSignatures::SharesFamily(const match::LineWords& words, std::size_t i) const {
+  return OnOwner(base_, changed_, words, i, [](const match::SignatureIndex& x, const match::LineWords& w,
+                                               std::size_t r) { return x.SharesFamily(w, r); });
+}
+
+std::vector<match::Neighbour> LayeredSignatures::Merged(const match::LineWords& words, std::size_t k,
+                                                        const NeighbourQuery& query) const {
+  if (!changed_ || !words.changed) return query(*base_, words, k);
   // Base may propose replaced records (by their old words): asked for as
   // many more, so that k are left once they go.
-  std::vector<match::Neighbour> out = base_->Nearest(words, k + changed_->size(), min_similarity);
+  std::vector<match::Neighbour> out = query(*base_, words, k + changed_->size());
   std::erase_if(out, [&](const match::Neighbour& n) { return changed_->SlotOf(n.record).has_value(); });
-  for (match::Neighbour n : changed_->signatures().Nearest(*words.changed, k, min_similarity)) {
+  for (match::Neighbour n : query(changed_->signatures(), *words.changed, k)) {
     n.record = changed_->PositionOf(static_cast<uint32_t>(n.record));
     out.push_back(n);
   }
@@ -175,6 +180,19 @@ std::vector<match::Neighbour> LayeredSignatures::Nearest(const match::LineWords&
   });
   if (out.size() > k) out.resize(k);
   return out;
+}
+
+std::vector<match::Neighbour> LayeredSignatures::Nearest(const match::LineWords& words, std::size_t k,
+                                                         double min_similarity) const {
+  return Merged(words, k, [min_similarity](const match::SignatureIndex& x, const match::LineWords& w, std::size_t n) {
+    return x.Nearest(w, n, min_similarity);
+  });
+}
+
+std::vector<match::Neighbour> LayeredSignatures::FamilyNeighbours(const match::LineWords& words, std::size_t k) const {
+  return Merged(words, k, [](const match::SignatureIndex& x, const match::LineWords& w, std::size_t n) {
+    return x.FamilyNeighbours(w, n);
+  });
 }
 
 std::size_t LayeredSignatures::DomainOf(std::size_t i) const {

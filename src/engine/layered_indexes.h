@@ -126,7 +126,9 @@ class LayeredSignatures {
   bool CodesAgree(const match::LineWords& words, std::size_t i) const;
   bool CodesConflict(const match::LineWords& words, std::size_t i) const;
   bool ReadsLikeCounterexample(const match::LineWords& words, std::size_t i, double resemblance) const;
+  bool SharesFamily(const match::LineWords& words, std::size_t i) const;
   std::vector<match::Neighbour> Nearest(const match::LineWords& words, std::size_t k, double min_similarity) const;
+  std::vector<match::Neighbour> FamilyNeighbours(const match::LineWords& words, std::size_t k) const;
   // How much the words point at each domain (DomainCues): base's, then
   // those only changed records have. Words only changed records have
   // count for their domains, as in one index of all the records.
@@ -135,6 +137,13 @@ class LayeredSignatures {
   std::size_t DomainOf(std::size_t i) const;
 
  private:
+  // Up to k neighbours `query` finds in base's index and the changed
+  // records', replaced records' old versions left out, the most
+  // resembling first.
+  using NeighbourQuery =
+      std::function<std::vector<match::Neighbour>(const match::SignatureIndex&, const match::LineWords&, std::size_t)>;
+  std::vector<match::Neighbour> Merged(const match::LineWords& words, std::size_t k, const NeighbourQuery& query) const;
+
   const match::SignatureIndex* base_ = nullptr;
   const ChangedRecords* changed_ = nullptr;
   // The changed records' index's domains as Affinity's numbering.

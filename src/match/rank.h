@@ -55,9 +55,14 @@ struct Features {
   // Explained): a line with words of its own that the record lacks is
   // often another error that shares a phrase with it.
   double explained = 0;
+  // 1 when the text says the error in a phrase of a family the record has
+  // another phrase of (util/error_phrases.h): Go's "certificate signed by
+  // unknown authority" against a record of OpenSSL's "unable to get local
+  // issuer certificate".
+  double family = 0;
 };
 
-inline constexpr std::size_t kFeatureCount = 14;
+inline constexpr std::size_t kFeatureCount = 15;
 std::array<double, kFeatureCount> FeatureValues(const Features& f);
 // "specificity", "coverage", ... in FeatureValues' order.
 const std::array<const char*, kFeatureCount>& FeatureNames();

@@ -20,6 +20,7 @@
 #include "match/signature_layout.h"
 #include "match/similarity.h"
 #include "util/binary_io.h"
+#include "util/error_phrases.h"
 #include "util/text_words.h"
 
 namespace kedb::match {
@@ -45,6 +46,7 @@ std::string RulesFingerprint() {
   ForEachWordAndCode(
       probe, [&](std::string_view w) { (out += w) += ' '; }, [&](std::string_view c) { (out += c) += '|'; });
   out += PatternText(R"((?P<n>AADSTS\d+)|Application [a-z]{2} not found.*tenant)");
+  out += util::ErrorPhraseRules();
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "match/similarity_rules.h"
+#include "util/error_phrases.h"
 #include "util/strings.h"
 #include "util/text_words.h"
 
@@ -108,6 +109,7 @@ LineWords SignatureIndex::Words(std::string_view text) const {
       [&](std::string_view t) {
         if (const int64_t id = words_.Find(t); id >= 0) {
           w.known.emplace_back(static_cast<uint32_t>(id), idf_[static_cast<std::size_t>(id)]);
+          if (util::IsErrorFamily(t)) w.families.push_back(static_cast<uint32_t>(id));
         } else if (const int64_t base_id = weighed_like_ ? weighed_like_->words_.Find(t) : -1; base_id >= 0) {
           weighed_elsewhere.push_back(static_cast<uint32_t>(base_id));
         } else if (!HasDigit(t)) {
@@ -131,6 +133,8 @@ LineWords SignatureIndex::Words(std::string_view text) const {
   w.weight += kUnknownWordWeight * static_cast<double>(std::unique(unknown.begin(), unknown.end()) - unknown.begin());
   std::sort(w.codes.begin(), w.codes.end());
   w.codes.erase(std::unique(w.codes.begin(), w.codes.end()), w.codes.end());
+  std::sort(w.families.begin(), w.families.end());
+  w.families.erase(std::unique(w.families.begin(), w.families.end()), w.families.end());
   std::sort(w.code_families.begin(), w.code_families.end());
   w.code_families.erase(std::unique(w.code_families.begin(), w.code_families.end()), w.code_families.end());
   return w;
@@ -217,6 +221,41 @@ bool SignatureIndex::CodesConflict(const LineWords& words, std::size_t i) const 
     same_family = f != UINT32_MAX && std::binary_search(words.code_families.begin(), words.code_families.end(), f);
   }
   return same_family && !CodesAgree(words, i);
+}
+
+bool SignatureIndex::SharesFamily(const LineWords& words, std::size_t i) const {
+  if (words.families.empty()) return false;
+  // In its signature or an alias: a phrase among a broad pattern's
+  // alternatives ("...|Connection refused|...") is one way the record's
+  // error may show, not what it is.
+  for (uint32_t k = record_phrases_[i]; k < record_phrases_[i + 1]; ++k) {
+    const std::span<const uint32_t> ids = phrase_ids_.Slice(phrase_begin_[k], phrase_begin_[k + 1]);
+    if (std::any_of(words.families.begin(), words.families.end(),
+                    [&](uint32_t f) { return std::binary_search(ids.begin(), ids.end(), f); })) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<Neighbour> SignatureIndex::FamilyNeighbours(const LineWords& words, std::size_t k) const {
+  std::vector<Neighbour> out;
+  if (k == 0) return out;
+  for (const uint32_t f : words.families) {
+    for (const uint32_t r : postings_.Slice(postings_begin_[f], postings_begin_[f + 1])) {
+      if (std::any_of(out.begin(), out.end(), [&](const Neighbour& n) { return n.record == r; })) continue;
+      if (!SharesFamily(words, r)) continue;
+      Neighbour n{r, Measure(words, r)};
+      if (ReadsLikeCounterexample(words, r, n.measures.resemblance)) continue;
+      out.push_back(n);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Neighbour& a, const Neighbour& b) {
+    const double x = a.measures.resemblance, y = b.measures.resemblance;
+    return x != y ? x > y : a.record < b.record;
+  });
+  if (out.size() > k) out.resize(k);
+  return out;
 }
 
 bool SignatureIndex::MentionsDomain(const LineWords& words, std::size_t i) const {

@@ -45,6 +45,10 @@ struct LineWords {
   // The families of the numbered codes the text names ("ts" for TS2403,
   // "cs" for CS0246), known or not, as family ids, ascending.
   std::vector<uint32_t> code_families;
+  // The words of error families (util/error_phrases.h) among `known`, as
+  // word ids, ascending: the text says an error some record says in
+  // another tool's words.
+  std::vector<uint32_t> families;
   // The same text's words against a second, smaller index laid over this
   // one (the records changed since it was built: engine/layered_indexes.h);
   // null when there is none.
@@ -173,6 +177,11 @@ class SignatureIndex {
   // codes of, and none of the record's: TS2403 against a TS2322 record.
   bool CodesConflict(const LineWords& words, std::size_t i) const;
 
+  // Whether the text holds a phrase of an error family record `i`'s
+  // signature or one of its aliases holds a phrase of too
+  // (util/error_phrases.h).
+  bool SharesFamily(const LineWords& words, std::size_t i) const;
+
   // Whether the words name record `i`'s domain ("cuda", "docker", ...).
   bool MentionsDomain(const LineWords& words, std::size_t i) const;
 
@@ -201,6 +210,11 @@ class SignatureIndex {
   // record the text reads at least as much like one of its counterexamples
   // as like itself is not proposed: the text is that other error.
   std::vector<Neighbour> Nearest(const LineWords& words, std::size_t k, double min_similarity) const;
+
+  // Up to `k` records that share an error family with the text
+  // (SharesFamily), however little else of them it reads like: the most
+  // resembling first. Counterexamples rule records out as in Nearest.
+  std::vector<Neighbour> FamilyNeighbours(const LineWords& words, std::size_t k) const;
 
  private:
   SignatureIndex();

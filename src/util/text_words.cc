@@ -57,6 +57,22 @@ bool IsValue(std::string_view chunk) {
   return open > 0 && close > 0 && chunk.size() > open + close;
 }
 
+std::string_view QuotedIdentifier(std::string_view chunk, std::array<char, 64>* buf) {
+  // The run's word bytes, if it has no others but its quotes, brackets
+  // and trailing punctuation.
+  std::size_t b = 0, e = chunk.size();
+  while (b < e && !WordByte(chunk[b])) ++b;
+  while (e > b && !WordByte(chunk[e - 1])) --e;
+  const std::string_view core = chunk.substr(b, e - b);
+  if (core.size() < 3 || core.size() > buf->size()) return {};
+  for (char c : core) {
+    if (!WordByte(c) || static_cast<unsigned char>(c) >= 0x80) return {};
+  }
+  if (!IsCode(core)) return {};
+  for (std::size_t k = 0; k < core.size(); ++k) (*buf)[k] = LowerByte(core[k]);
+  return std::string_view(buf->data(), StemInPlace(buf->data(), core.size()));  // as EmitWord gives it
+}
+
 bool IsHexValue(std::string_view w) {
   if (w.size() > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X')) {
     return std::all_of(w.begin() + 2, w.end(), Hex);

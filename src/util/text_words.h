@@ -16,7 +16,10 @@
 //     CUDNN_STATUS_BAD_PARAM -> cudnn, status, bad, param; AADSTS700016 ->
 //     aadsts, 700016), so that a phrase finds the identifier that spells it;
 //   - plain words of letters lose their inflection ("connection" and
-//     "connecting" -> "connect", "denied" -> "deny", "files" -> "fil").
+//     "connecting" -> "connect", "denied" -> "deny", "files" -> "fil");
+//   - a phrase of a family of phrases that name one error in different
+//     tools' words adds the family's word ("~tls-untrusted" after "x509:
+//     certificate signed by unknown authority": error_phrases.h).
 //
 // Cost: one pass over the text, no regular expressions; ForEachWord
 // allocates nothing.
@@ -38,8 +41,9 @@ template <class Emit, class EmitCode>
 void ForEachWordAndCode(std::string_view text, Emit&& emit, EmitCode&& emit_code);
 
 // The words as ForEachWord gives them, but with values left in (a path's
-// or URL's parts, a quoted name's words): for full-text search, where the
-// value may be what is asked for. Hex values are still dropped.
+// or URL's parts, a quoted name's words) and no families' words: for
+// full-text search, where the value may be what is asked for. Hex values
+// are still dropped.
 template <class Emit>
 void ForEachWordWithValues(std::string_view text, Emit&& emit);
 

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "util/error_phrases.h"
+
 namespace kedb::util::text_words_internal {
 
 // Each byte's classes, looked up once: every byte of a message passes
@@ -118,10 +120,31 @@ struct NoCodes {
   void operator()(std::string_view) const {}
 };
 
-// The one pass behind ForEachWordAndCode and ForEachWordWithValues.
-template <bool kMaskValues, class Emit, class EmitCode>
+// What a run of text masked as a value names, when it is an identifier in
+// quotes or brackets ('UNABLE_TO_VERIFY_LEAF_SIGNATURE'): lower case, in
+// `buf`; empty otherwise.
+std::string_view QuotedIdentifier(std::string_view chunk, std::array<char, 64>* buf);
+
+// Gives `window` the next word; emits the families whose phrase it ends.
+template <class Emit>
+void PushWord(PhraseWindow* window, std::string_view w, Emit& emit) {
+  std::array<std::string_view, PhraseWindow::kMaxFound> found;
+  const std::size_t n = window->Push(w, &found);
+  for (std::size_t k = 0; k < n; ++k) emit(found[k]);
+}
+
+// The one pass behind ForEachWordAndCode and ForEachWordWithValues. With
+// kPhrases, each word that ends a phrase of an error family
+// (error_phrases.h) is followed by the family's word; an identifier masked
+// as a quoted value still counts as a phrase's word.
+template <bool kMaskValues, bool kPhrases, class Emit, class EmitCode>
 void ScanWords(std::string_view text, Emit& emit, EmitCode& emit_code) {
   constexpr bool kCodes = !std::is_same_v<std::decay_t<EmitCode>, NoCodes>;
+  [[maybe_unused]] PhraseWindow window;
+  auto each_word = [&](std::string_view w) {
+    emit(w);
+    if constexpr (kPhrases) PushWord(&window, w, emit);
+  };
   std::size_t i = 0;
   while (i < text.size()) {
     while (i < text.size() && Blank(text[i])) ++i;
@@ -132,13 +155,19 @@ void ScanWords(std::string_view text, Emit& emit, EmitCode& emit_code) {
     // Codes are names, not values: a quoted status still names the error.
     if constexpr (kCodes) EmitCodes(chunk, emit_code);
     if constexpr (kMaskValues) {
-      if (IsValue(chunk)) continue;
+      if (IsValue(chunk)) {
+        if constexpr (kPhrases) {
+          std::array<char, 64> buf;
+          if (std::string_view id = QuotedIdentifier(chunk, &buf); !id.empty()) PushWord(&window, id, emit);
+        }
+        continue;
+      }
     }
     for (std::size_t k = 0; k < chunk.size();) {
       while (k < chunk.size() && !WordByte(chunk[k])) ++k;
       std::size_t wb = k;
       while (k < chunk.size() && WordByte(chunk[k])) ++k;
-      if (k > wb) EmitWordAndParts(chunk.substr(wb, k - wb), emit);
+      if (k > wb) EmitWordAndParts(chunk.substr(wb, k - wb), each_word);
     }
   }
 }
@@ -149,13 +178,13 @@ namespace kedb::util {
 
 template <class Emit, class EmitCode>
 void ForEachWordAndCode(std::string_view text, Emit&& emit, EmitCode&& emit_code) {
-  text_words_internal::ScanWords<true>(text, emit, emit_code);
+  text_words_internal::ScanWords<true, true>(text, emit, emit_code);
 }
 
 template <class Emit>
 void ForEachWordWithValues(std::string_view text, Emit&& emit) {
   text_words_internal::NoCodes no_codes;
-  text_words_internal::ScanWords<false>(text, emit, no_codes);
+  text_words_internal::ScanWords<false, false>(text, emit, no_codes);
 }
 
 template <class Emit>
