@@ -29,6 +29,7 @@ Candidate Start(const Engine::Impl& engine, std::size_t r, const WordMeasures& m
   f.names_agree = engine.signatures().CodesAgree(words, r) ? 1 : 0;
   f.names_conflict = engine.signatures().CodesConflict(words, r) ? 1 : 0;
   f.family = engine.signatures().SharesFamily(words, r) ? 1 : 0;
+  f.code_agree = engine.signatures().NumberedCodesAgree(words, r) ? 1 : 0;
   f.confidence = c.match.record->confidence.value_or(0.5);
   f.env = EnvFeature(*c.match.record, options.env, *text_env, nullptr);
   c.text_env = text_env;
@@ -117,6 +118,7 @@ void SetContext(const Engine::Impl& engine, const LineWords& context, const std:
     c->features.context = std::max(c->features.recall, engine.signatures().Recall(context, c->record));
     if (engine.signatures().CodesAgree(context, c->record)) c->features.names_agree = 1;
     if (engine.signatures().SharesFamily(context, c->record)) c->features.family = 1;
+    if (engine.signatures().NumberedCodesAgree(context, c->record)) c->features.code_agree = 1;
   }
   const std::size_t d = engine.signatures().DomainOf(c->record);
   c->features.domain = d < affinity.size() ? affinity[d] : 0;

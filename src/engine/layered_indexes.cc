@@ -145,6 +145,11 @@ bool LayeredSignatures::CodesAgree(const match::LineWords& words, std::size_t i)
                                                std::size_t r) { return x.CodesAgree(w, r); });
 }
 
+bool LayeredSignatures::NumberedCodesAgree(const match::LineWords& words, std::size_t i) const {
+  return OnOwner(base_, changed_, words, i, [](const match::SignatureIndex& x, const match::LineWords& w,
+                                               std::size_t r) { return x.NumberedCodesAgree(w, r); });
+}
+
 bool LayeredSignatures::CodesConflict(const match::LineWords& words, std::size_t i) const {
   return OnOwner(base_, changed_, words, i, [](const match::SignatureIndex& x, const match::LineWords& w,
                                                std::size_t r) { return x.CodesConflict(w, r); });

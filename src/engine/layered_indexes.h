@@ -124,6 +124,7 @@ class LayeredSignatures {
   match::WordMeasures Measure(const match::LineWords& words, std::size_t i) const;
   double Recall(const match::LineWords& words, std::size_t i) const;
   bool CodesAgree(const match::LineWords& words, std::size_t i) const;
+  bool NumberedCodesAgree(const match::LineWords& words, std::size_t i) const;
   bool CodesConflict(const match::LineWords& words, std::size_t i) const;
   bool ReadsLikeCounterexample(const match::LineWords& words, std::size_t i, double resemblance) const;
   bool SharesFamily(const match::LineWords& words, std::size_t i) const;

@@ -60,9 +60,13 @@ struct Features {
   // unknown authority" against a record of OpenSSL's "unable to get local
   // issuer certificate".
   double family = 0;
+  // 1 when the text and the record name the same numbered code (E0382,
+  // TS2307, NU1605): a stronger sign than names_agree, whose exception and
+  // status names many records share.
+  double code_agree = 0;
 };
 
-inline constexpr std::size_t kFeatureCount = 15;
+inline constexpr std::size_t kFeatureCount = 16;
 std::array<double, kFeatureCount> FeatureValues(const Features& f);
 // "specificity", "coverage", ... in FeatureValues' order.
 const std::array<const char*, kFeatureCount>& FeatureNames();

@@ -118,7 +118,10 @@ LineWords SignatureIndex::Words(std::string_view text) const {
       },
       [&](std::string_view c) {
         const int64_t code = codes_.Find(c);
-        if (code >= 0 && code_df_[static_cast<std::size_t>(code)] <= max_df) w.codes.push_back(static_cast<uint32_t>(code));
+        if (code >= 0 && code_df_[static_cast<std::size_t>(code)] <= max_df) {
+          w.codes.push_back(static_cast<uint32_t>(code));
+          if (HasDigit(c)) w.numbered_codes.push_back(static_cast<uint32_t>(code));
+        }
         std::string_view family = CodeFamily(c);
         if (family.empty()) return;
         if (const int64_t f = families_.Find(family); f >= 0) w.code_families.push_back(static_cast<uint32_t>(f));
@@ -133,6 +136,8 @@ LineWords SignatureIndex::Words(std::string_view text) const {
   w.weight += kUnknownWordWeight * static_cast<double>(std::unique(unknown.begin(), unknown.end()) - unknown.begin());
   std::sort(w.codes.begin(), w.codes.end());
   w.codes.erase(std::unique(w.codes.begin(), w.codes.end()), w.codes.end());
+  std::sort(w.numbered_codes.begin(), w.numbered_codes.end());
+  w.numbered_codes.erase(std::unique(w.numbered_codes.begin(), w.numbered_codes.end()), w.numbered_codes.end());
   std::sort(w.families.begin(), w.families.end());
   w.families.erase(std::unique(w.families.begin(), w.families.end()), w.families.end());
   std::sort(w.code_families.begin(), w.code_families.end());
@@ -212,6 +217,13 @@ double SignatureIndex::BareRecall(const LineWords& words, std::size_t i) const {
 double SignatureIndex::Explained(const LineWords& words, std::size_t i) const { return Measure(words, i).explained; }
 
 double SignatureIndex::Resemblance(const LineWords& words, std::size_t i) const { return Measure(words, i).resemblance; }
+
+bool SignatureIndex::NumberedCodesAgree(const LineWords& words, std::size_t i) const {
+  if (words.numbered_codes.empty()) return false;
+  const std::span<const uint32_t> names = code_ids_list_.Slice(code_begin_[i], code_begin_[i + 1]);
+  return std::any_of(words.numbered_codes.begin(), words.numbered_codes.end(),
+                     [&](uint32_t c) { return std::binary_search(names.begin(), names.end(), c); });
+}
 
 bool SignatureIndex::CodesConflict(const LineWords& words, std::size_t i) const {
   if (words.code_families.empty()) return false;

@@ -42,6 +42,10 @@ struct LineWords {
   // The text's error names (MessageCodes) that some record names and few
   // do, as code ids, ascending.
   std::vector<uint32_t> codes;
+  // Those of `codes` with a digit (E0382, TS2307, NU1605, E11000): a
+  // numbered code names one error; a name such as EACCES or ImportError
+  // names a kind of error many records share.
+  std::vector<uint32_t> numbered_codes;
   // The families of the numbered codes the text names ("ts" for TS2403,
   // "cs" for CS0246), known or not, as family ids, ascending.
   std::vector<uint32_t> code_families;
@@ -172,6 +176,10 @@ class SignatureIndex {
   // Whether the text and record `i` name the same error (a status, a code,
   // an exception class: MessageCodes).
   bool CodesAgree(const LineWords& words, std::size_t i) const;
+
+  // Whether the text and record `i` name the same numbered code (E0382,
+  // TS2307, NU1605: LineWords::numbered_codes).
+  bool NumberedCodesAgree(const LineWords& words, std::size_t i) const;
 
   // Whether the text names a numbered code of a family record `i` names
   // codes of, and none of the record's: TS2403 against a TS2322 record.
