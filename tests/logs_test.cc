@@ -809,6 +809,46 @@ TEST(Blocks, ToolsAndStructuredLoggersErrorLines) {
   EXPECT_EQ(blocks[0].decisive_line, 2u);
 }
 
+// The error lines of package managers, language runtimes and command-line
+// tools, each as the tool prints it, with a look-alike that is not one.
+TEST(Blocks, RuntimesPackageManagersAndToolsErrorLines) {
+  const std::vector<std::pair<std::string, bool>> lines = {
+      {"E: Unable to locate package python3.11-venv", true},
+      {"E: 3 W: 0", false},
+      {"curl: (60) SSL certificate problem: unable to get local issuer certificate", true},
+      {"coverage: (60%) of lines", false},
+      {"docker: Error response from daemon: driver failed programming external connectivity on endpoint web: Bind for "
+       "0.0.0.0:80 failed: port is already allocated.",
+       true},
+      {"notes: Error budget is fine", false},
+      {"PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted (tried to allocate 20480 bytes) in "
+       "/var/www/vendor/x.php on line 42",
+       true},
+      {"Fatal error: Uncaught Error: Call to undefined function mysql_connect() in /var/www/db.php:3", true},
+      {"Unhandled exception. System.InvalidOperationException: Sequence contains no elements", true},
+      {"** (Mix) Could not compile dependency :bcrypt_elixir", true},
+      {" ERR_PNPM_FETCH_404  GET https://registry.npmjs.org/@acme%2Fwidgets: Not Found - 404", true},
+  };
+  for (const auto& [line, error] : lines) {
+    auto blocks = Segment("step 1 of 3\n" + line + "\n");
+    EXPECT_EQ(blocks.size(), error ? 1u : 0u) << line;
+    if (error && !blocks.empty()) {
+      EXPECT_EQ(blocks[0].decisive_line, 2u) << line;
+    }
+  }
+  // A log scan offers them as block starts too (triggers.h).
+  std::string log = "step 1 of 3\n";
+  for (const auto& [line, error] : lines) log += line + "\n";
+  const std::vector<std::size_t> starts = LineStarts(log);
+  std::vector<uint8_t> flags;
+  MarkTriggerLines(log, starts, /*problem_lines=*/false, &flags);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].second) {
+      EXPECT_TRUE(flags[i + 1] & kTriggerLine) << lines[i].first;
+    }
+  }
+}
+
 TEST(Blocks, GradlesWhatWentWrongIsOneBlockDecidedByItsDeepestCause) {
   // https://github.com/pvsvamsi/SystemAlertWindow/issues/115
   const std::string gradle =

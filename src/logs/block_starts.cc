@@ -36,6 +36,33 @@ bool HasErrorLevelField(std::string_view t) {
   return false;
 }
 
+// What a command-line tool prints before its message: its name and a
+// colon ("docker: ", "curl: "); 0 when the line has none.
+std::size_t ToolNameLength(std::string_view t) {
+  std::size_t i = 0;
+  while (i < t.size() && i < 32 && ((t[i] >= 'a' && t[i] <= 'z') || Digit(t[i]) || t[i] == '-' || t[i] == '_')) ++i;
+  return i > 1 && i + 1 < t.size() && t[i] == ':' && t[i + 1] == ' ' ? i + 2 : 0;
+}
+
+// Error lines known by how they start: a level, a tool's error, a
+// language runtime's fatal error.
+bool StartsAsError(std::string_view t) {
+  for (std::string_view p : {"ERROR", "FATAL", "CRITICAL", "[ERROR]", "[FATAL]", "[CRITICAL]", "Error: ", "error: ",
+                             "FAILED ", "fatal: ", "PHP Fatal error:", "PHP Parse error:", "Fatal error: ",
+                             "Parse error: ", "Unhandled exception. ", "Unhandled Exception: ", "ERR_PNPM_"}) {
+    if (t.starts_with(p)) return true;
+  }
+  // apt's "E: Unable to locate package ..."; Elixir's "** (Mix) ...".
+  if (t.size() > 3 && ((t.starts_with("E: ") && t[3] >= 'A' && t[3] <= 'Z') || t.starts_with("** ("))) return true;
+  // "Error response from daemon: ...", "Error from server (NotFound): ...":
+  // the tool's own error, a phrase before its colon.
+  if (t.starts_with("Error ") && t.size() > 6 && t[6] >= 'a' && t[6] <= 'z') {
+    const std::size_t colon = t.find(": ");
+    if (colon != std::string_view::npos && colon < 60) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool IsExceptionLine(std::string_view t) {
@@ -179,15 +206,12 @@ bool IsGpuError(std::string_view t) {
 }
 
 bool IsErrorLine(std::string_view t) {
-  for (std::string_view p : {"ERROR", "FATAL", "CRITICAL", "[ERROR]", "[FATAL]", "[CRITICAL]", "Error: ", "error: ",
-                             "FAILED ", "fatal: "}) {
-    if (t.starts_with(p)) return true;
-  }
-  // "Error response from daemon: ...", "Error from server (NotFound): ...":
-  // the tool's own error, a phrase before its colon.
-  if (t.starts_with("Error ") && t.size() > 6 && t[6] >= 'a' && t[6] <= 'z') {
-    const std::size_t colon = t.find(": ");
-    if (colon != std::string_view::npos && colon < 60) return true;
+  if (StartsAsError(t)) return true;
+  // The same after the tool's name: "docker: Error response from daemon:
+  // ...", and curl's numbered errors, "curl: (60) SSL certificate problem".
+  if (const std::size_t tool = ToolNameLength(t); tool > 0) {
+    const std::string_view rest = t.substr(tool);
+    if (StartsAsError(rest) || (t.starts_with("curl: (") && rest.size() > 1 && Digit(rest[1]))) return true;
   }
   // An HTTP client's status error: "403 Client Error: Forbidden for url: ...".
   if (t.size() > 4 && Digit(t[0]) && Digit(t[1]) && Digit(t[2]) &&

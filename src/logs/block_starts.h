@@ -64,7 +64,11 @@ bool IsGpuError(std::string_view t);
 // logger's "level=error" or "\"level\":\"error\"", "Error: ...", a tool's
 // "Error response from daemon: ..." or "CMake Error: ..." / "CMake Error at
 // CMakeLists.txt:12 (find_package):", an HTTP client's "403 Client Error:
-// ...", "FAILED tests/x.py::t - ...", or an exception printed on its own.
+// ...", PHP's "Fatal error: ...", .NET's "Unhandled exception. ...",
+// Elixir's "** (Mix) ...", apt's "E: ...", pnpm's "ERR_PNPM_...", curl's
+// "curl: (60) ...", the same after a tool's name ("docker: Error response
+// from daemon: ..."), "FAILED tests/x.py::t - ...", or an exception printed
+// on its own.
 bool IsErrorLine(std::string_view t);
 
 }  // namespace kedb::logs

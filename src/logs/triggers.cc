@@ -15,8 +15,10 @@ const std::vector<std::string>& TriggerWords() {
       "error", "exception", "traceback", "panic", "fatal", "critical", "severe", "failed", "failure",
       "fault", "throwable", "interrupt", "exit", "cuda", "cudnn", "cublas", "cusolver", "cufft", "nccl",
       "watchdog", "device-side", "npm err", "___", "caused by", "terminate called",
-      // Gradle's "* What went wrong:"; Next.js marks an error with "⨯".
-      "what went wrong", "\u2a2f"};
+      // Gradle's "* What went wrong:"; Next.js marks an error with "⨯";
+      // apt's "E: " at a line's start; curl's "curl: (60) ..."; pnpm's
+      // "ERR_PNPM_..."; Elixir's "** (Mix) ...".
+      "what went wrong", "\u2a2f", "\ne: ", "curl: (", "err_pnpm", "** ("};
   return words;
 }
 

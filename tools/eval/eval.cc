@@ -129,6 +129,7 @@ int main(int argc, char** argv) {
   CLI::App app{"kedb-eval: P@1, MRR and abstention of kedb match on a set of cases"};
   std::string kb, cases_path, scenarios, level = "slug", exclude, cache, wrap, scores_path, split, labels = "corpus";
   bool self = false, misses = false, json = false, all_lines = false, long_logs = false;
+  std::size_t log_seed = 0;
   std::string dump_dir;
   std::size_t top = 10;
   double min_confidence = -1, list_confidence = -1;
@@ -152,6 +153,9 @@ int main(int argc, char** argv) {
                  "styles in turn) and answer with `scan`: the blocks' matches, root first")
       ->check(CLI::IsMember({"python", "github", "docker", "pytest", "jenkins", "all"}));
   app.add_option("--dump-logs", dump_dir, "With --long-logs: write each generated log to DIR/CASE.log");
+  app.add_option("--log-seed", log_seed,
+                 "With --long-logs or --wrap: start the per-case choice of style, length and noise here (default 0), "
+                 "for other logs around the same cases");
   app.add_flag("--long-logs", long_logs,
                "Place each case in a 4,000-16,000-line job log (GitHub Actions, BuildKit, Jenkins, GitLab, a Python "
                "job, in turn) and score the root block's first match (kedb scan)");
@@ -200,7 +204,7 @@ int main(int argc, char** argv) {
   double p1 = 0, mrr = 0;
   std::size_t known = 0, unknown = 0, abstained_unknown = 0, abstained_known = 0;
   std::string miss_text;
-  std::size_t index = 0;
+  std::size_t index = log_seed;
   // Long logs: blocks reported, and of them those on the placed error's
   // lines (the share of a report that is the real error).
   struct StyleCount {
