@@ -79,10 +79,10 @@ TEST(Quality, RealErrorsCheckHalf) {
                    "' --split check");
   EXPECT_EQ(j["known"], 174);
   EXPECT_EQ(j["unknown"], 95);
-  EXPECT_GE(j["p_at_1"].get<double>(), 0.82);
-  EXPECT_GE(j["mrr"].get<double>(), 0.85);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.835);
+  EXPECT_GE(j["mrr"].get<double>(), 0.865);
   EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.83);
-  EXPECT_LE(j["abstained_on_known"].get<int>(), 20);
+  EXPECT_LE(j["abstained_on_known"].get<int>(), 17);
 }
 
 // The same cases inside 4,000-16,000-line CI and job logs: the root block's
@@ -92,8 +92,8 @@ TEST(Quality, RealErrorsCheckHalfInLongLogs) {
   auto j = RunEval("--kb '" + (shared / "corpora/deadends/canons").string() + "' --cases '" + RealCases() +
                    "' --split check --long-logs");
   EXPECT_EQ(j["known"], 174);
-  EXPECT_GE(j["p_at_1"].get<double>(), 0.72);
-  EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.80);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.735);
+  EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.81);
 }
 
 // The bundled knowledge base against the same check half, with its own
