@@ -520,6 +520,7 @@ TEST(Blocks, EveryPrefixStyleGivesTheBlocksOfTheBareLog) {
       {"torchrun", [](std::size_t) { return std::string("[rank1]: "); }},
       {"compose", [](std::size_t) { return std::string("trainer-1  | "); }},
       {"github+torchrun", [](std::size_t i) { return fmt::format("2026-03-14T10:01:{:02}.1234567Z [rank0]: ", i % 60); }},
+      {"journald", [](std::size_t i) { return fmt::format("Mar  4 10:01:{:02} gpu-node-3 python3[4242]: ", i % 60); }},
   };
   for (const char* log : {kPythonChained, kJavaCausedBy, kGoPanic, kNodeStack, kIPython, kPythonMessages}) {
     const std::vector<Block> bare = Segment(log);
