@@ -720,6 +720,26 @@ TEST(Blocks, AnExceptionsMessageGoesOnAfterItsLine) {
 }
 
 // Real output: https://github.com/network-quality/goresponsiveness/issues/6
+// A tool's error line, like an exception's, may go on in a paragraph after
+// one blank line when that paragraph says what failed
+// (https://github.com/ariG23498/gemma3-object-detection/issues/5).
+TEST(Blocks, AnErrorLinesMessageGoesOnAfterABlankLine) {
+  auto blocks = Segment(
+      "403 Client Error. (Request ID: Root=1-6824e511-0a1d60376d4eefac56a9c456)\n"
+      "\n"
+      "Cannot access gated repo for url https://huggingface.co/google/gemma-3-4b-pt/resolve/main/config.json.\n"
+      "Access to model google/gemma-3-4b-pt is restricted and you are not in the authorized list.\n"
+      "\n"
+      "Starting the next step\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].decisive_line, 1u);
+  EXPECT_EQ(blocks[0].last_line, 4u);
+  // A paragraph that says nothing failed is the program's own output.
+  blocks = Segment("ERROR: build of wheel x failed\n\nStarting cleanup of the workspace\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].last_line, 1u);
+}
+
 TEST(Blocks, GoDiagnosticsAreCompilerErrors) {
   auto blocks = Segment("go build networkQuality.go\n"
                         "lbc/lbc.go:27:2: missing go.sum entry for module providing package golang.org/x/net/http2 "

@@ -200,10 +200,10 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
            pending_origin_);
       SetDecisive(pending_line_, pending_text_);
       pending_kind_.reset();
-    } else if (blank && pending_line_ + 1 == line_no && pending_kind_ == BlockKind::kErrorLine &&
-               IsExceptionLine(pending_text_)) {
-      // An exception printed without its traceback, whose message may go
-      // on after this blank line.
+    } else if (blank && pending_line_ + 1 == line_no && pending_kind_ == BlockKind::kErrorLine) {
+      // An exception printed without its traceback, or a tool's error line,
+      // whose message may go on after this blank line (huggingface_hub's
+      // "403 Client Error." before "Cannot access gated repo ...").
       Open(State::kNone, BlockKind::kErrorLine, pending_line_, pending_text_, pending_origin_);
       ReadException(pending_line_, pending_text_);
       pending_kind_.reset();
