@@ -81,7 +81,7 @@ TEST(Quality, RealErrorsCheckHalf) {
   EXPECT_EQ(j["unknown"], 95);
   EXPECT_GE(j["p_at_1"].get<double>(), 0.835);
   EXPECT_GE(j["mrr"].get<double>(), 0.865);
-  EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.83);
+  EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.84);
   EXPECT_LE(j["abstained_on_known"].get<int>(), 17);
 }
 
@@ -92,7 +92,7 @@ TEST(Quality, RealErrorsCheckHalfInLongLogs) {
   auto j = RunEval("--kb '" + (shared / "corpora/deadends/canons").string() + "' --cases '" + RealCases() +
                    "' --split check --long-logs");
   EXPECT_EQ(j["known"], 174);
-  EXPECT_GE(j["p_at_1"].get<double>(), 0.735);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.73);
   EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.81);
 }
 

@@ -64,6 +64,20 @@ TEST(TextWords, PhrasesOfOneErrorShareTheirFamilysWord) {
                            "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed (_ssl.c:1129)"}) {
     EXPECT_TRUE(Has(MessageWords(text), "~tls-untrusted")) << text;
   }
+  // Other families, each phrase as a tool prints it around its values.
+  const std::vector<std::pair<const char*, const char*>> said = {
+      {"\tsize mismatch for layers.1.blocks.1.op.Ds: copying a param with shape torch.Size([768]) from checkpoint",
+       "~state-dict-mismatch"},
+      {"RuntimeError: Error(s) in loading state_dict for ResNet:", "~state-dict-mismatch"},
+      {"nodejs.ENOSPCError: watch /home/x/app/config ENOSPC", "~file-watch-limit"},
+      {"Error: ENOSPC: System limit for number of file watchers reached, watch '/app/src'", "~file-watch-limit"},
+      {"The Daemon will expire after the build after running out of JVM Metaspace.", "~jvm-metaspace"},
+      {"Error response from daemon: manifest for nginx:9.9 not found: manifest unknown", "~image-manifest-missing"},
+      {"no matching manifest for linux/arm64/v8 in the manifest list entries", "~image-manifest-missing"},
+      {"CUDA error: out of memory", "~cuda-oom"},
+      {"cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/THCCachingAllocator.cpp:510", "~cuda-oom"},
+  };
+  for (const auto& [text, family] : said) EXPECT_TRUE(Has(MessageWords(text), family)) << text;
   // In order, with a few other words among them (a host and port masked
   // or not), but not scattered over a sentence or out of order.
   EXPECT_TRUE(Has(MessageWords("The connection to the server localhost:8080 was refused - did you specify the right "
