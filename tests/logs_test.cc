@@ -83,6 +83,12 @@ TEST(Preprocess, StripsWhatTerminalsAndCiSystemsAdd) {
   EXPECT_EQ(C("Mar 14 09:12:01 starting").text, "starting");
   EXPECT_EQ(C("March 14 was a holiday").text, "March 14 was a holiday");
   EXPECT_EQ(C("Sep 28 sales: 12 units").text, "Sep 28 sales: 12 units");
+  // vLLM's and Ray's process column (https://github.com/gpustack/gpustack/issues/2769).
+  EXPECT_EQ(C("(APIServer pid=11235) RuntimeError: Engine core initialization failed. See root cause above.").text,
+            "RuntimeError: Engine core initialization failed. See root cause above.");
+  EXPECT_EQ(C("(RayWorkerWrapper pid=5023, ip=10.0.0.2)   File \"/x.py\", line 3, in f").text,
+            "  File \"/x.py\", line 3, in f");
+  EXPECT_EQ(C("(see the docs) for more").text, "(see the docs) for more");
   // Terraform's frame around a diagnostic
   // (https://github.com/hashicorp/terraform-provider-aws/issues/8720): the
   // bar goes, the indentation under it stays; the corners leave nothing.
@@ -849,6 +855,31 @@ TEST(Blocks, RuntimesPackageManagersAndToolsErrorLines) {
       {"Unhandled exception. System.InvalidOperationException: Sequence contains no elements", true},
       {"** (Mix) Could not compile dependency :bcrypt_elixir", true},
       {" ERR_PNPM_FETCH_404  GET https://registry.npmjs.org/@acme%2Fwidgets: Not Found - 404", true},
+      // From issue threads: nomad-cli/shenzhen#204, kubernetes/kubernetes#24586,
+      // docker/getting-started#347, ValveSoftware/source-sdk-2013#421,
+      // RocketChat/Rocket.Chat.Android#2338, jamf/terraform-provider-jamfplatform#48,
+      // elastic/elasticsearch#21436.
+      {"** BUILD FAILED **", true},
+      {"** BUILD SUCCEEDED **", false},
+      {"Unable to connect to the server: x509: certificate signed by unknown authority", true},
+      {"failed to solve: process \"/bin/sh -c yarn build\" did not complete successfully: exit code: 1", true},
+      {"C:\\Users\\micha\\TF2Classic-master\\game\\bin\\client.dll : fatal error LNK1120: 1 unresolved externals",
+       true},
+      {"error LNK2019: unresolved external symbol __imp_StartPrivoxy referenced in function run", true},
+      {"error handling is described below", false},
+      {"Rocket.Chat.Android\\app\\src\\main\\java\\DatabaseManager.kt: (195, 24): Unresolved reference: avatarOrigin",
+       true},
+      {"e: file:///src/main/kotlin/App.kt:12:5 Unresolved reference: foo", true},
+      {"{\"@level\":\"error\",\"@message\":\"Error: Error waiting for benchmark to sync\",\"@module\":\"terraform.ui\"}",
+       true},
+      {"{\"t\":{\"$date\":\"2021-07-22T16:17:01.247+00:00\"},\"s\":\"E\",  \"c\":\"STORAGE\",  \"msg\":\"WiredTiger error\"}",
+       true},
+      {"{\"t\":{\"$date\":\"2021-07-22T16:17:01.247+00:00\"},\"s\":\"I\",  \"c\":\"INDEX\",  \"msg\":\"Finished\"}", false},
+      {"elasticsearch.service: main process exited, code=exited, status=78/n/a", true},
+      {"Unit elasticsearch.service entered failed state.", true},
+      {"[E 20:08:18.248 NotebookApp] Exception while loading config file", true},
+      {"[I 20:08:18.247 NotebookApp] 0 active kernels", false},
+      {"Error (Xcode): Signing for \"TOCropViewController\" requires a development team.", true},
   };
   for (const auto& [line, error] : lines) {
     auto blocks = Segment("step 1 of 3\n" + line + "\n");
@@ -868,6 +899,66 @@ TEST(Blocks, RuntimesPackageManagersAndToolsErrorLines) {
       EXPECT_TRUE(flags[i + 1] & kTriggerLine) << lines[i].first;
     }
   }
+}
+
+// Reports with a shape of their own, each from an issue thread.
+TEST(Blocks, NodeGypRustSpringJestAndRubyReports) {
+  // nodejs/node-gyp#1227: node-gyp's lines are one block, like npm's.
+  auto blocks = Segment(
+      "gyp ERR! build error \n"
+      "gyp ERR! stack Error: `make` failed with exit code: 2\n"
+      "gyp ERR! stack     at ChildProcess.onExit (/usr/local/lib/node_modules/npm/node_modules/node-gyp/lib/build.js:258:23)\n"
+      "gyp ERR! System Darwin 15.2.0\n"
+      "gyp ERR! cwd /Users/cson/Documents/newyoga/node_modules/yoga-layout\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, BlockKind::kNpm);
+  EXPECT_EQ(blocks[0].last_line, 5u);
+  // iffse/pay-respects#101: a panic whose thread line names the thread's id.
+  blocks = Segment("thread 'main' (20802) panicked at core/src/system.rs:150:30:\n"
+                   "called `Option::unwrap()` on a `None` value\n"
+                   "stack backtrace:\n"
+                   "   0: __rustc::rust_begin_unwind\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, BlockKind::kRustPanic);
+  EXPECT_EQ(blocks[0].decisive, "called `Option::unwrap()` on a `None` value");
+  // raodv/report#27: Spring Boot's report, decided by its description.
+  blocks = Segment(
+      "***************************\n"
+      "APPLICATION FAILED TO START\n"
+      "***************************\n"
+      "\n"
+      "Description:\n"
+      "\n"
+      "Field gaeaOSSTemplate in com.anjiplus.GaeaFileServiceImpl required a bean of type "
+      "'com.anji.plus.gaea.oss.ossbuilder.GaeaOSSTemplate' that could not be found.\n"
+      "\n"
+      "Action:\n"
+      "\n"
+      "Consider defining a bean of type 'com.anji.plus.gaea.oss.ossbuilder.GaeaOSSTemplate' in your configuration.\n"
+      "\n"
+      "2024-03-01 10:00:00.000  INFO 1 --- [main] o.s.Application : shutting down\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].first_line, 2u);
+  EXPECT_EQ(blocks[0].decisive_line, 7u);
+  EXPECT_EQ(blocks[0].last_line, 11u);
+  // kimxogus/react-native-version-check#229: Jest's failed file and its
+  // failure, with the details indented under it.
+  blocks = Segment(" FAIL  __tests__/App.test.js\n"
+                   "  \u25cf Test suite failed to run\n"
+                   "\n"
+                   "    Jest encountered an unexpected token\n");
+  ASSERT_FALSE(blocks.empty());
+  EXPECT_EQ(blocks[0].decisive_line, 1u);
+  EXPECT_TRUE(Segment("  \u25cf Console\n\n    console.log\n      hello\n").empty());
+  // cloudfoundry-attic/cf-docs#67: Ruby's uncaught exception and its frames.
+  blocks = Segment(
+      "/home/ubuntu/.rvm/gems/aws-sdk-1.8.5/lib/aws/core/client.rb:339:in `return_or_raise': Access Denied "
+      "(AWS::S3::Errors::AccessDenied)\n"
+      "    from /home/ubuntu/.rvm/gems/aws-sdk-1.8.5/lib/aws/core/client.rb:440:in `client_request'\n"
+      "    from (eval):3:in `get_object'\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].decisive_line, 1u);
+  EXPECT_EQ(blocks[0].last_line, 3u);
 }
 
 TEST(Blocks, GradlesWhatWentWrongIsOneBlockDecidedByItsDeepestCause) {

@@ -1,6 +1,6 @@
-// Block readers for what build and test tools print around an error:
-// Maven's and Gradle's failure output, and pytest's summary lines (see
-// blocks.h).
+// Block readers for what build tools and frameworks print around an
+// error: Maven's and Gradle's failure output, Spring Boot's report, and
+// pytest's summary lines (see blocks.h).
 #include <algorithm>
 
 #include "logs/block_starts.h"
@@ -128,6 +128,40 @@ bool BlockSegmenter::ContinueGradle(const LineView& line) {
     return true;
   }
   AddFrame(line_no, t);  // the cause's own details, indented under it
+  return true;
+}
+
+bool BlockSegmenter::StartSpring(std::size_t line_no, std::string_view t) {
+  if (t != "APPLICATION FAILED TO START") return false;
+  Open(State::kSpring, BlockKind::kErrorLine, line_no, text_, origin_);
+  SetDecisive(line_no, t);  // until the description comes
+  have_decisive_ = false;
+  spring_part_ = 0;
+  return true;
+}
+
+// The report between rules of asterisks: "Description:", its text (what
+// failed: "Web server failed to start. Port 8080 was already in use."),
+// "Action:", its text; a blank line after the action's text ends it.
+bool BlockSegmenter::ContinueSpring(const LineView& line) {
+  const auto& [line_no, text, t, blank, indented, mark] = line;
+  if (blank) {
+    if (spring_part_ == 3) return CloseBefore();
+    return true;
+  }
+  if (IsRule(t, '*')) {
+    Extend(line_no);
+  } else if (t == "Description:" || t == "Action:") {
+    spring_part_ = t == "Action:" ? 2 : 1;
+    Extend(line_no);
+  } else if (spring_part_ == 1 && !have_decisive_) {
+    SetDecisive(line_no, t);
+  } else if (spring_part_ >= 1) {
+    AddFrame(line_no, t);
+    if (spring_part_ == 2) spring_part_ = 3;
+  } else {
+    return CloseBefore();
+  }
   return true;
 }
 

@@ -164,7 +164,9 @@ bool BlockSegmenter::ContinueGo(const LineView& line) {
 bool BlockSegmenter::ContinueNpm(const LineView& line) {
   const auto& [line_no, text, t, blank, indented, mark] = line;
   std::string_view body;
-  if (t.starts_with("npm ERR!")) {
+  // node-gyp, which npm runs to build native modules, reports the same way:
+  // "gyp ERR! build error", then its stack, system, command and versions.
+  if (t.starts_with("npm ERR!") || t.starts_with("gyp ERR!")) {
     body = Trim(t.substr(8));
   } else if (t.starts_with("npm error")) {
     body = Trim(t.substr(9));
@@ -174,6 +176,11 @@ bool BlockSegmenter::ContinueNpm(const LineView& line) {
   bool detail = body.empty() || body.starts_with("code ") || body.starts_with("errno ") ||
                 body.starts_with("syscall ") || body.starts_with("path ") || body.starts_with("A complete log") ||
                 body.starts_with("/");
+  if (t.starts_with("gyp")) {
+    for (std::string_view d : {"stack ", "System ", "command ", "cwd ", "node -v", "node-gyp -v", "not ok"}) {
+      detail = detail || body.starts_with(d);
+    }
+  }
   if (!have_decisive_ && !detail) {
     SetDecisive(line_no, t);
   } else {

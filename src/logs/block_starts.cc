@@ -23,15 +23,21 @@ bool WordChar(char c) {
 // "level":"error" (zap, pino writes numbers and is not read).
 bool HasErrorLevelField(std::string_view t) {
   t = t.substr(0, std::min<std::size_t>(t.size(), 160));
-  for (std::string_view key : {"level=", "lvl=", "\"level\":", "\"level\": "}) {
+  // Also Terraform's "@level", Elastic's "log.level", Google Cloud's
+  // "severity", and MongoDB's one-letter "s":"E" / "F".
+  for (std::string_view key : {"level=", "lvl=", "\"level\":", "\"level\": ", "\"@level\":", "\"log.level\": ",
+                               "\"log.level\":", "\"severity\":", "\"severity\": ", "severity="}) {
     for (std::size_t at = t.find(key); at != std::string_view::npos; at = t.find(key, at + 1)) {
       if (at > 0 && t[at - 1] != ' ' && t[at - 1] != '{' && t[at - 1] != ',') continue;
       std::string_view value = t.substr(at + key.size());
       if (!value.empty() && value[0] == '"') value.remove_prefix(1);
-      for (std::string_view level : {"error", "fatal", "panic", "crit", "eror", "ERROR", "FATAL"}) {
+      for (std::string_view level : {"error", "fatal", "panic", "crit", "eror", "ERROR", "FATAL", "CRITICAL"}) {
         if (value.starts_with(level)) return true;
       }
     }
+  }
+  for (std::string_view mongo : {"\"s\":\"E\"", "\"s\":\"F\""}) {
+    if (Contains(t, mongo)) return true;
   }
   return false;
 }
@@ -52,11 +58,60 @@ bool StartsAsError(std::string_view t) {
                              "Parse error: ", "Unhandled exception. ", "Unhandled Exception: ", "ERR_PNPM_"}) {
     if (t.starts_with(p)) return true;
   }
-  // apt's "E: Unable to locate package ..."; Elixir's "** (Mix) ...".
+  // apt's "E: Unable to locate package ..."; Elixir's "** (Mix) ...";
+  // xcodebuild's "** BUILD FAILED **"; Kotlin's "e: /src/App.kt: (12, 5): ...".
   if (t.size() > 3 && ((t.starts_with("E: ") && t[3] >= 'A' && t[3] <= 'Z') || t.starts_with("** ("))) return true;
-  // "Error response from daemon: ...", "Error from server (NotFound): ...":
-  // the tool's own error, a phrase before its colon.
-  if (t.starts_with("Error ") && t.size() > 6 && t[6] >= 'a' && t[6] <= 'z') {
+  if (t.starts_with("** ") && t.ends_with(" FAILED **")) return true;
+  if (t.starts_with("e: ") && Contains(t.substr(0, t.find(' ', 3)), ".kt")) return true;
+  // Jupyter's and Tornado's levels: "[E 10:08:13.182 NotebookApp] ...",
+  // "[C 2023-08-25 17:12:15.769 ServerApp] ...".
+  if (t.size() > 4 && t[0] == '[' && (t[1] == 'E' || t[1] == 'C') && t[2] == ' ' && Digit(t[3])) return true;
+  // A linker's or compiler's coded error without a location: "error
+  // LNK2019: unresolved external symbol ...", "fatal error C1083: ...".
+  for (std::string_view level : {"error ", "fatal error "}) {
+    if (!t.starts_with(level)) continue;
+    std::size_t i = level.size(), letters = 0, digits = 0;
+    while (i < t.size() && t[i] >= 'A' && t[i] <= 'Z') ++i, ++letters;
+    while (i < t.size() && Digit(t[i])) ++i, ++digits;
+    if (letters > 0 && digits > 0 && i < t.size() && t[i] == ':') return true;
+  }
+  // Tools that name no level: BuildKit's "failed to solve: ...", kubectl's
+  // "Unable to connect to the server: ...", systemctl's "Job for
+  // nginx.service failed because ...".
+  for (std::string_view p : {"failed to solve", "Unable to connect to the server:"}) {
+    if (t.starts_with(p)) return true;
+  }
+  if (t.starts_with("Job for ") && Contains(t, " failed because ")) return true;
+  // systemd on a unit that failed: "nginx.service: Main process exited,
+  // code=exited, status=1/FAILURE", "nginx.service: Failed with result
+  // 'exit-code'.", "Unit nginx.service entered failed state."
+  for (std::string_view p : {".service: Main process exited, code=", ".service: main process exited, code=",
+                             ".service: Failed with result '", " entered failed state"}) {
+    if (Contains(t, p)) return true;
+  }
+  // systemd on a unit that failed: "nginx.service: Main process exited,
+  // code=exited, status=1/FAILURE", "nginx.service: Failed with result
+  // 'exit-code'.", "Unit nginx.service entered failed state."
+  for (std::string_view p : {".service: Main process exited, code=", ".service: main process exited, code=",
+                             ".service: Failed with result '", " entered failed state"}) {
+    if (Contains(t, p)) return true;
+  }
+  // npm's and node-gyp's "ERR!" lines.
+  if (t.starts_with("gyp ERR!")) return true;
+  // Jest's and Vitest's failed test file ("FAIL src/app.test.ts") and
+  // failure headers ("● Suite › renders"), but not its console output.
+  if (t.starts_with("FAIL ")) {
+    const std::string_view file = Trim(t.substr(5));
+    if (file.substr(0, file.find(' ')).find_first_of("/.") != std::string_view::npos) return true;
+  }
+  if (t.starts_with("\u25cf ") && !t.starts_with("\u25cf Console")) return true;
+  // Ruby's uncaught exception: "app.rb:12:in `call': boom (RuntimeError)",
+  // its "from ..." lines indented under it.
+  if ((Contains(t, ":in `") || Contains(t, ":in '")) && Contains(t, "': ") && t.ends_with(")")) return true;
+  // "Error response from daemon: ...", "Error from server (NotFound): ...",
+  // Flutter's "Error (Xcode): ...": the tool's own error, a phrase before
+  // its colon.
+  if (t.starts_with("Error ") && t.size() > 6 && ((t[6] >= 'a' && t[6] <= 'z') || t[6] == '(')) {
     const std::size_t colon = t.find(": ");
     if (colon != std::string_view::npos && colon < 60) return true;
   }
@@ -98,9 +153,14 @@ namespace {
 // package downgrade ...", "CSC : error CS2001: ...", "MSBUILD : error
 // MSB1009: ...": " : error ", a code of letters then digits, a colon.
 bool IsMsBuildError(std::string_view t) {
-  const std::size_t at = t.find(" : error ");
+  std::size_t at = t.find(" : error ");
+  std::size_t i = at + 9;
+  if (at == std::string_view::npos) {
+    at = t.find(" : fatal error ");  // the linker's "client.dll : fatal error LNK1120: ..."
+    i = at + 15;
+  }
   if (at == std::string_view::npos || at == 0) return false;
-  std::size_t i = at + 9, letters = 0, digits = 0;
+  std::size_t letters = 0, digits = 0;
   while (i < t.size() && t[i] >= 'A' && t[i] <= 'Z') ++i, ++letters;
   while (i < t.size() && Digit(t[i])) ++i, ++digits;
   return letters > 0 && digits > 0 && i < t.size() && t[i] == ':';
@@ -108,8 +168,27 @@ bool IsMsBuildError(std::string_view t) {
 
 }  // namespace
 
+namespace {
+
+// Kotlin's compiler before 1.9: "src/App.kt: (195, 24): Unresolved
+// reference: foo": a file, then its line and column in brackets.
+bool IsKotlinDiagnostic(std::string_view t) {
+  const std::size_t at = t.find(": (");
+  if (at == std::string_view::npos || at == 0 || Contains(t.substr(0, at), " ")) return false;
+  std::size_t i = at + 3;
+  for (std::string_view sep : {", ", "): "}) {
+    const std::size_t digits = i;
+    while (i < t.size() && Digit(t[i])) ++i;
+    if (i == digits || t.substr(i, sep.size()) != sep) return false;
+    i += sep.size();
+  }
+  return true;
+}
+
+}  // namespace
+
 bool IsCompilerError(std::string_view t) {
-  if (IsGoDiagnostic(t) || IsMsBuildError(t)) return true;
+  if (IsGoDiagnostic(t) || IsMsBuildError(t) || IsKotlinDiagnostic(t)) return true;
   for (std::string_view marker : {": error: ", ": fatal error: ", " - error TS", "): error ", "): fatal error "}) {
     std::size_t at = t.find(marker);
     if (at == std::string_view::npos || at == 0) continue;

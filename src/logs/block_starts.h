@@ -23,7 +23,8 @@ bool IsAtFrame(std::string_view line);
 // A compiler's diagnostic at a source location: "file.c:12:5: error: ...",
 // "file.ts(3,10): error TS2307: ...", "file.ts:3:10 - error TS2307: ...",
 // "file.cpp(12): fatal error C1083: ...", MSBuild's "App.csproj : error
-// NU1605: ...", and Go's diagnostics.
+// NU1605: ..." and a linker's "client.dll : fatal error LNK1120: ...",
+// Kotlin's "App.kt: (195, 24): ...", and Go's diagnostics.
 bool IsCompilerError(std::string_view t);
 
 // A Python frame's location line: File "app.py", line 3, in <module>
@@ -66,9 +67,15 @@ bool IsGpuError(std::string_view t);
 // CMakeLists.txt:12 (find_package):", an HTTP client's "403 Client Error:
 // ...", PHP's "Fatal error: ...", .NET's "Unhandled exception. ...",
 // Elixir's "** (Mix) ...", apt's "E: ...", pnpm's "ERR_PNPM_...", curl's
-// "curl: (60) ...", the same after a tool's name ("docker: Error response
-// from daemon: ..."), "FAILED tests/x.py::t - ...", or an exception printed
-// on its own.
+// "curl: (60) ...", xcodebuild's "** BUILD FAILED **", Kotlin's "e: ...",
+// Jupyter's "[E 10:08:13.182 NotebookApp] ...", a linker's "error LNK2019:
+// ...", BuildKit's "failed to solve: ...", kubectl's "Unable to connect to
+// the server: ...", systemctl's "Job for x.service failed because ...",
+// node-gyp's "gyp ERR! ...", Jest's "FAIL src/a.test.ts" and "● Suite ›
+// test", Ruby's "app.rb:12:in `call': boom (RuntimeError)", Spring Boot's
+// report (block_build_tools.cc), the same after a tool's name ("docker: Error
+// response from daemon: ..."), "FAILED tests/x.py::t - ...", or an
+// exception printed on its own.
 bool IsErrorLine(std::string_view t);
 
 }  // namespace kedb::logs

@@ -258,6 +258,9 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
     case State::kGradle:
       claimed = ContinueGradle(line);
       break;
+    case State::kSpring:
+      claimed = ContinueSpring(line);
+      break;
   }
   if (!claimed) Start(line_no, text, mark, may_start || mark != LineMark::kNone);
   if (state_ != State::kNone) {
@@ -316,7 +319,9 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
     chain_from_ = last_python_;
     return;
   }
-  if (t.starts_with("thread '") && Contains(t, "' panicked at")) {
+  // "thread 'main' panicked at ...", since 1.88 with the thread's id:
+  // "thread 'main' (20802) panicked at ...".
+  if (t.starts_with("thread '") && Contains(t, " panicked at ")) {
     Open(State::kRustPanic, BlockKind::kRustPanic, line_no, text, origin_);
     if (!t.ends_with(":")) SetDecisive(line_no, t);  // before 1.73: message on this line
     return;
@@ -338,7 +343,7 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
     SetDecisive(line_no, t);
     return;
   }
-  if (t.starts_with("npm ERR!") || t.starts_with("npm error")) {
+  if (t.starts_with("npm ERR!") || t.starts_with("npm error") || t.starts_with("gyp ERR!")) {
     Open(State::kNpm, BlockKind::kNpm, line_no, text, origin_);
     Add(line_no, text, mark, true, origin_);  // let the npm rules place the line
     return;
@@ -348,7 +353,7 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
     pytest_name_ = PytestHeaderName(t);
     return;
   }
-  if (StartMaven(line_no, t) || StartGradle(line_no, t)) return;
+  if (StartMaven(line_no, t) || StartGradle(line_no, t) || StartSpring(line_no, t)) return;
   if (IsCompilerError(t)) {
     Open(State::kCompiler, BlockKind::kCompiler, line_no, text, origin_);
     SetDecisive(line_no, t);

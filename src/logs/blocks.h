@@ -97,7 +97,7 @@ class BlockSegmenter {
 
  private:
   enum class State { kNone, kPython, kIPython, kExceptionMessage, kStack, kRustPanic, kRustc, kGo, kNpm, kPytest,
-                     kCompiler, kCpp, kDetails, kMaven, kGradle };
+                     kCompiler, kCpp, kDetails, kMaven, kGradle, kSpring };
   // An error line's indented details (gRPC's status and debug string, a
   // validation error's fields) are part of its block, up to this many.
   static constexpr std::size_t kMaxDetailLines = 40;
@@ -145,6 +145,10 @@ class BlockSegmenter {
   // line is the deepest "> " cause under the task that failed.
   bool StartGradle(std::size_t line_no, std::string_view t);
   bool ContinueGradle(const LineView& line);
+  // Spring Boot's "APPLICATION FAILED TO START" report, read as one block
+  // whose decisive line is the first of its Description.
+  bool StartSpring(std::size_t line_no, std::string_view t);
+  bool ContinueSpring(const LineView& line);
   // pytest's short summary restates a failure its section showed
   // ("FAILED tests/x.py::test_y - RuntimeError: ..."): the line is added
   // to that block's restatements instead of opening a block.
@@ -217,6 +221,9 @@ class BlockSegmenter {
   long last_python_ = -1;
   bool message_blank_ = false;      // a blank line came after the exception line
   std::size_t message_lines_ = 0;   // lines the exception's message went on over
+  // Spring Boot's report: 0 before "Description:", 1 in it, 2 in "Action:",
+  // 3 once the action's text came.
+  int spring_part_ = 0;
   // Maven: how good the decisive line is (0 the section's header, 1 the
   // goal that failed, 2 a compiler error).
   int maven_rank_ = 0;

@@ -144,12 +144,15 @@ bool StatesFailure(std::string_view line) {
 bool IsWrapperLine(std::string_view line) {
   std::string l = Lower(line.substr(0, std::min<std::size_t>(line.size(), 300)));
   std::replace(l.begin(), l.end(), '-', ' ');  // pip's "subprocess-exited-with-error"
-  static const std::array<std::string_view, 11> kReports = {
+  static const std::array<std::string_view, 14> kReports = {
       "exit code",          "exit status",           "exited with",
       "returned exit code", "did not complete successfully", "job failed",
       "command failed",     "build failed with an exception", "non-zero exit",
       "(exitcode: ",  // torch elastic: "failed (exitcode: 1) local_rank: 0 (pid: 51) of binary: ..."
-      "job step aborted"};  // Slurm's srun: "srun: Job step aborted: Waiting up to 32 seconds for job step to finish."
+      "job step aborted",  // Slurm's srun: "srun: Job step aborted: Waiting up to 32 seconds for job step to finish."
+      // systemd's report on a unit whose process failed: the cause is in
+      // the unit's own log lines.
+      ".service: main process exited, code=", ".service: failed with result '", " entered failed state"};
   for (std::string_view r : kReports) {
     if (l.find(r) != std::string::npos) return true;
   }

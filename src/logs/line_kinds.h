@@ -42,8 +42,9 @@ bool IsGoDiagnostic(std::string_view cleaned_line);
 // successfully: exit code: 2", "make: *** [all] Error 2", pip's "error:
 // subprocess-exited-with-error", wandb's "Waiting for W&B process to
 // finish... (failed 1)", torch elastic's "failed (exitcode: 1) local_rank:
-// 0 (pid: 51) of binary: ..."). The error it reports is elsewhere in the
-// log.
+// 0 (pid: 51) of binary: ...", systemd's "nginx.service: Main process
+// exited, code=exited, status=1/FAILURE"). The error it reports is
+// elsewhere in the log.
 bool IsWrapperLine(std::string_view cleaned_line);
 
 }  // namespace kedb::logs

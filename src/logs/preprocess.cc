@@ -118,7 +118,7 @@ std::size_t SeparatorAt(std::string_view s, std::size_t i) {
 // most lines are done after this one test.
 constexpr std::array<bool, 256> kMayStartPrefix = [] {
   std::array<bool, 256> t{};
-  for (unsigned char c : std::string_view("0123456789[#IWEFJMASOND\xE2")) t[c] = true;
+  for (unsigned char c : std::string_view("0123456789[#IWEFJMASOND\xE2(")) t[c] = true;
   return t;
 }();
 
@@ -140,6 +140,21 @@ std::size_t SyslogPrefixAt(std::string_view s) {
   const std::size_t tag_end = s.find(' ', host_end + 1);
   if (tag_end == std::string_view::npos || tag_end - host_end > 64 || s[tag_end - 1] != ':') return stamp;
   return tag_end + 1;
+}
+
+// Ray's and vLLM's process column: "(APIServer pid=1179246) ",
+// "(RayWorkerWrapper pid=5023, ip=10.0.0.2) ", "(pid=812) ": a name, a
+// pid, in brackets. Its length with the blank after it, or 0.
+std::size_t ProcessPrefixAt(std::string_view s) {
+  const std::size_t close = s.find(')');
+  if (close == std::string_view::npos || close > 96) return 0;
+  const std::string_view inner = s.substr(1, close - 1);
+  const std::size_t pid = inner.find("pid=");
+  if (pid == std::string_view::npos || (pid > 0 && inner[pid - 1] != ' ') || pid + 4 >= inner.size() ||
+      !Digit(inner[pid + 4]) || inner.find_first_of("()") != std::string_view::npos) {
+    return 0;
+  }
+  return close + 1 + SeparatorAt(s, close + 1);
 }
 
 // Terraform's frame around a diagnostic: "│ " before each line, and "╷" /
@@ -245,7 +260,7 @@ std::size_t PrefixAt(std::string_view s, LineMark* mark) {
       }
     }
   }
-  if (std::size_t n = c0 == '\xE2' ? BoxPrefixAt(s) : SyslogPrefixAt(s)) return n;
+  if (std::size_t n = c0 == '\xE2' ? BoxPrefixAt(s) : c0 == '(' ? ProcessPrefixAt(s) : SyslogPrefixAt(s)) return n;
   // pytest failure details: "E   " followed by the message.
   if (s.size() >= 4 && s[0] == 'E' && s[1] == ' ' && s[2] == ' ' && s[3] == ' ') {
     *mark = LineMark::kPytestError;

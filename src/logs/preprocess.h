@@ -39,7 +39,8 @@ struct CleanLine {
 //     glog's "I0314 02:11:40.118000 140213 file.py:757] ", Docker BuildKit's
 //     "#12 3.456 ", "[Pipeline] ", torchrun's "[rank0]:", GitHub Actions'
 //     "##[error]"/"##[warning]"/"##[group]", pytest's "E   ", syslog's
-//     "Sep 28 04:26:44 host prog[pid]: ", Terraform's "│ " frame, and once,
+//     "Sep 28 04:26:44 host prog[pid]: ", Terraform's "│ " frame, Ray's and
+//     vLLM's "(APIServer pid=1234) ", and once,
 //     Docker Compose's service column ("web-1  | "). One blank
 //     after a prefix goes with it and the rest of the line's indentation
 //     stays, so a traceback stamped by a CI system keeps its shape.

@@ -18,7 +18,12 @@ const std::vector<std::string>& TriggerWords() {
       // Gradle's "* What went wrong:"; Next.js marks an error with "⨯";
       // apt's "E: " at a line's start; curl's "curl: (60) ..."; pnpm's
       // "ERR_PNPM_..."; Elixir's "** (Mix) ...".
-      "what went wrong", "\u2a2f", "\ne: ", "curl: (", "err_pnpm", "** ("};
+      "what went wrong", "\u2a2f", "\ne: ", "curl: (", "err_pnpm", "** (",
+      // Jupyter's "[E 10:08:13 ...]"; Jest's "FAIL src/a.test.ts" and
+      // "● Suite › test"; Ruby's
+      // "file.rb:12:in `m': boom (RuntimeError)"; kubectl's "Unable to
+      // connect to the server"; Kotlin's "App.kt: (195, 24): ...".
+      "[e ", "[c ", "fail ", "\u25cf ", ":in `", ":in '", "unable to connect to the server", ".kt: ("};
   return words;
 }
 
