@@ -50,9 +50,8 @@ std::size_t ToolNameLength(std::string_view t) {
   return i > 1 && i + 1 < t.size() && t[i] == ':' && t[i + 1] == ' ' ? i + 2 : 0;
 }
 
-// Error lines known by how they start: a level, a tool's error, a
-// language runtime's fatal error.
-bool StartsAsError(std::string_view t) {
+// A level or a runtime's fatal error at the line's start.
+bool StartsWithErrorLevel(std::string_view t) {
   for (std::string_view p : {"ERROR", "FATAL", "CRITICAL", "[ERROR]", "[FATAL]", "[CRITICAL]", "Error: ", "error: ",
                              "FAILED ", "fatal: ", "PHP Fatal error:", "PHP Parse error:", "Fatal error: ",
                              "Parse error: ", "Unhandled exception. ", "Unhandled Exception: ", "ERR_PNPM_"}) {
@@ -75,20 +74,18 @@ bool StartsAsError(std::string_view t) {
     while (i < t.size() && Digit(t[i])) ++i, ++digits;
     if (letters > 0 && digits > 0 && i < t.size() && t[i] == ':') return true;
   }
-  // Tools that name no level: BuildKit's "failed to solve: ...", kubectl's
+  return false;
+}
+
+// A tool's own way of saying it failed, which names no level.
+bool IsToolFailure(std::string_view t) {
+  // BuildKit's "failed to solve: ...", kubectl's
   // "Unable to connect to the server: ...", systemctl's "Job for
   // nginx.service failed because ...".
   for (std::string_view p : {"failed to solve", "Unable to connect to the server:"}) {
     if (t.starts_with(p)) return true;
   }
   if (t.starts_with("Job for ") && Contains(t, " failed because ")) return true;
-  // systemd on a unit that failed: "nginx.service: Main process exited,
-  // code=exited, status=1/FAILURE", "nginx.service: Failed with result
-  // 'exit-code'.", "Unit nginx.service entered failed state."
-  for (std::string_view p : {".service: Main process exited, code=", ".service: main process exited, code=",
-                             ".service: Failed with result '", " entered failed state"}) {
-    if (Contains(t, p)) return true;
-  }
   // systemd on a unit that failed: "nginx.service: Main process exited,
   // code=exited, status=1/FAILURE", "nginx.service: Failed with result
   // 'exit-code'.", "Unit nginx.service entered failed state."
@@ -117,6 +114,10 @@ bool StartsAsError(std::string_view t) {
   }
   return false;
 }
+
+// Error lines known by how they start: a level, a tool's error, a
+// language runtime's fatal error.
+bool StartsAsError(std::string_view t) { return StartsWithErrorLevel(t) || IsToolFailure(t); }
 
 }  // namespace
 
@@ -166,9 +167,6 @@ bool IsMsBuildError(std::string_view t) {
   return letters > 0 && digits > 0 && i < t.size() && t[i] == ':';
 }
 
-}  // namespace
-
-namespace {
 
 // Kotlin's compiler before 1.9: "src/App.kt: (195, 24): Unresolved
 // reference: foo": a file, then its line and column in brackets.
