@@ -289,10 +289,7 @@ std::vector<match::Neighbour> Engine::Impl::FuzzyRecords(std::string_view line, 
     if (signatures().ReadsLikeCounterexample(words, hit.record, n.measures.resemblance)) continue;
     out.push_back(n);
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    const double x = a.measures.resemblance, y = b.measures.resemblance;
-    return x != y ? x > y : a.record < b.record;
-  });
+  std::sort(out.begin(), out.end(), match::MoreResembling);
   if (out.size() > k) out.resize(k);
   return out;
 }

@@ -179,10 +179,7 @@ std::vector<match::Neighbour> LayeredSignatures::Merged(const match::LineWords& 
     n.record = changed_->PositionOf(static_cast<uint32_t>(n.record));
     out.push_back(n);
   }
-  std::sort(out.begin(), out.end(), [](const match::Neighbour& a, const match::Neighbour& b) {
-    const double x = a.measures.resemblance, y = b.measures.resemblance;
-    return x != y ? x > y : a.record < b.record;
-  });
+  std::sort(out.begin(), out.end(), match::MoreResembling);
   if (out.size() > k) out.resize(k);
   return out;
 }

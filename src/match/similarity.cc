@@ -262,10 +262,7 @@ std::vector<Neighbour> SignatureIndex::FamilyNeighbours(const LineWords& words, 
       out.push_back(n);
     }
   }
-  std::sort(out.begin(), out.end(), [](const Neighbour& a, const Neighbour& b) {
-    const double x = a.measures.resemblance, y = b.measures.resemblance;
-    return x != y ? x > y : a.record < b.record;
-  });
+  std::sort(out.begin(), out.end(), MoreResembling);
   if (out.size() > k) out.resize(k);
   return out;
 }
@@ -309,10 +306,6 @@ std::vector<Neighbour> SignatureIndex::Nearest(const LineWords& words, std::size
   // weight and at most what all the record's words share, which bounds its
   // F1: a record whose bound cannot beat the k-th best so far is skipped
   // without reading its phrases.
-  auto better = [](const Neighbour& a, const Neighbour& b) {
-    const double x = a.measures.resemblance, y = b.measures.resemblance;
-    return x != y ? x > y : a.record < b.record;
-  };
   std::vector<Neighbour> out;
   out.reserve(k + 1);
   for (const auto& [r, _] : estimate) {
@@ -327,7 +320,7 @@ std::vector<Neighbour> SignatureIndex::Nearest(const LineWords& words, std::size
     const Neighbour scored{r, MeasureSharing(words, r, all)};
     if (scored.measures.resemblance < min_similarity) continue;
     if (ReadsLikeCounterexample(words, r, scored.measures.resemblance)) continue;
-    out.insert(std::upper_bound(out.begin(), out.end(), scored, better), scored);
+    out.insert(std::upper_bound(out.begin(), out.end(), scored, MoreResembling), scored);
     if (out.size() > k) out.pop_back();
   }
   return out;

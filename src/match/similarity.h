@@ -127,6 +127,13 @@ struct Neighbour {
   bool operator==(const Neighbour&) const = default;
 };
 
+// The order neighbours are offered in: the most resembling first, then by
+// record, so that ties fall the same way in every index.
+inline bool MoreResembling(const Neighbour& a, const Neighbour& b) {
+  const double x = a.measures.resemblance, y = b.measures.resemblance;
+  return x != y ? x > y : a.record < b.record;
+}
+
 class SignatureIndex {
  public:
   // Reads every record (tens of milliseconds on the 2,522-record corpus).
