@@ -4,6 +4,7 @@
 // Engine::impl(); programs embedding kedb use include/kedb/engine.h only.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -76,6 +77,12 @@ class Engine::Impl {
   void ScoreBlock(const ErrorBlock& block, const logs::Block* found,
                   const std::vector<std::pair<std::size_t, std::string>>& hit_texts, const MatchOptions& options,
                   std::vector<match::Candidate>* candidates) const;  // scan.cc
+  // Scan: the candidates of a block no record explained, read again with
+  // the lines around it (logs::Block::lead and trail), except those for
+  // which `explained` is true: lines of blocks with known errors of their
+  // own.
+  std::vector<match::Candidate> ReadAround(const logs::Block& found, const std::function<bool(std::size_t)>& explained,
+                                           const MatchOptions& options) const;  // scan.cc
 
  private:
   // The engine's own BM25 index (a layered engine's base's), read from

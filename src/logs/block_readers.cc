@@ -43,7 +43,7 @@ bool BlockSegmenter::ContinuePython(const LineView& line) {
       last_python_ = Close();
       return false;
     }
-  } else if (indent > traceback_indent_) {
+  } else if (indent > traceback_indent_ || IsElisionLine(t)) {
     blank_run_ = 0;
     FrameOrLine(line_no, t, t.starts_with("File \""));
   } else if (IsPythonFrame(t) && !headerless_) {
@@ -78,7 +78,7 @@ bool BlockSegmenter::ContinueIPython(const LineView& line) {
   // Frames, their numbered code lines ("----> 3 f()", "      4 g()") and
   // blank lines between them, up to the exception line, which is the
   // first unindented line that reads as one.
-  if (blank || indented || t.starts_with("--")) {
+  if (blank || indented || t.starts_with("--") || IsElisionLine(t)) {
     Extend(line_no);
   } else if (IsIPythonFrame(t)) {
     AddFrame(line_no, t);

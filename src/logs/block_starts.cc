@@ -205,6 +205,15 @@ bool IsCompilerError(std::string_view t) {
 
 bool IsPythonFrame(std::string_view t) { return t.starts_with("File \"") && Contains(t, "\", line "); }
 
+bool IsElisionLine(std::string_view t) {
+  t = Trim(t);
+  if (t == "..." || t == "[...]" || t == "(...)" || t == "\u2026" || t == "[\u2026]") return true;
+  if (t.size() > 16) return false;
+  std::string lower = util::AsciiLower(t);
+  return lower == "<snip>" || lower == "[snip]" || lower == "<snipped>" || lower == "[truncated]" ||
+         lower == "<truncated>";
+}
+
 bool IsIPythonHeader(std::string_view t) {
   constexpr std::string_view kTail = "Traceback (most recent call last)";
   if (!t.ends_with(kTail) || t.size() <= kTail.size() + 2) return false;

@@ -30,6 +30,11 @@ bool IsCompilerError(std::string_view t);
 // A Python frame's location line: File "app.py", line 3, in <module>
 bool IsPythonFrame(std::string_view t);
 
+// A line a person put in a pasted traceback for the frames they left out:
+// "...", "[...]", "(...)", "…", "<snip>", "[truncated]". It carries the
+// traceback on and is never its exception line.
+bool IsElisionLine(std::string_view t);
+
 // IPython and Jupyter head a traceback with the exception's name, padding
 // and "Traceback (most recent call last)" on one line, and print the
 // exception line last: "ValueError      Traceback (most recent call last)".

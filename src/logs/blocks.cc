@@ -30,6 +30,7 @@ std::string Key(BlockKind kind, std::string_view decisive) {
 void BlockSegmenter::Open(State state, BlockKind kind, std::size_t line_no, std::string_view text,
                           std::size_t origin) {
   state_ = state;
+  ReturnLead();  // a block left unclosed gives its lead back
   current_ = Block();
   current_.kind = kind;
   current_.first_line = current_.last_line = line_no;
@@ -37,6 +38,7 @@ void BlockSegmenter::Open(State state, BlockKind kind, std::size_t line_no, std:
   blank_run_ = 0;
   open_text_.clear();
   open_lines_.clear();
+  TakeLead();
   KeepLine(line_no, text, origin);
 }
 
@@ -77,6 +79,7 @@ long BlockSegmenter::CloseCurrent() {
     headerless_ = false;
     open_lines_.clear();
     open_text_.clear();
+    ReturnLead();
     return -1;
   }
   headerless_ = false;
@@ -96,12 +99,14 @@ long BlockSegmenter::CloseCurrent() {
   const std::size_t previous_end = last_block_end_;
   last_block_end_ = std::max(last_block_end_, current_.last_line);
   if (auto it = by_key_.find(key); it != by_key_.end()) {
+    ReturnLead();
     Block& first = blocks_[static_cast<std::size_t>(it->second)];
     ++first.count;
     if (first.repeats.size() < kMaxOccurrences) first.repeats.emplace_back(current_.first_line, current_.last_line);
     return it->second;
   }
   if (blocks_.size() >= kMaxBlocks) {
+    ReturnLead();
     ++dropped_;
     return -1;
   }
@@ -124,7 +129,9 @@ long BlockSegmenter::CloseCurrent() {
   open_lines_.clear();
   open_text_.clear();
   blocks_.push_back(std::move(current_));
+  current_.lead.clear();  // now the kept block's
   long index = static_cast<long>(blocks_.size() - 1);
+  StartTrail(blocks_.size() - 1);
   by_key_.emplace(std::move(key), index);
   return index;
 }
@@ -185,6 +192,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
     prev_line_no_ = line_no;
     if (!prev_text_.empty()) prev_text_.clear();
     if (problem) KeepProblemLine(line_no, text, origin, mark);
+    if (text.find_first_not_of(" \t") != std::string_view::npos) Remember(line_no, text, origin, mark);
     return;
   }
   line_no_ = line_no, origin_ = origin, text_ = text, mark_ = mark;
@@ -270,6 +278,7 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
   }
   // Only a line that may start a block can head a stack trace; copying
   // every line would cost more than the rest.
+  if (!blank) Remember(line_no, text, origin, mark);
   prev_line_no_ = line_no;
   prev_origin_ = origin;
   if (may_start || mark != LineMark::kNone) {

@@ -18,6 +18,7 @@
 // "Caused by:".
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -60,6 +61,19 @@ struct Block {
   };
   std::string text;
   std::vector<TextLine> text_lines;
+  // The lines around the block that are not its own: up to
+  // BlockSegmenter::kAroundLines non-blank lines before its first line
+  // (lead) and after its last (trail), each cut to kAroundBytes, in log
+  // order. A block no record explains is read again with them, as a paste
+  // of the error would have shown it: a tool's last words before its exit
+  // status, the frames a C++ exception's report comes after, the line
+  // after a stack trace that names what failed.
+  struct AroundLine {
+    std::size_t line_no = 0, origin = 0;
+    LineMark mark = LineMark::kNone;
+    std::string text;
+  };
+  std::vector<AroundLine> lead, trail;
 };
 
 class BlockSegmenter {
@@ -76,7 +90,9 @@ class BlockSegmenter {
   static constexpr std::size_t kStepLines = 24;
   static constexpr std::size_t kStepWindow = 5000;
   static constexpr std::size_t kProblemRing = 256;
-  static constexpr std::size_t kTextBudget = 16u << 20;  // bytes of Block::text, all blocks together
+  static constexpr std::size_t kTextBudget = 16u << 20;  // bytes of Block::text, lead and trail, all blocks together
+  static constexpr std::size_t kAroundLines = 4;
+  static constexpr std::size_t kAroundBytes = 320;
 
   // Line `line_no` (1-based, increasing) of the log, already cleaned;
   // `origin` is where its cleaned text starts in the log (kept with the
@@ -211,6 +227,27 @@ class BlockSegmenter {
   void KeepProblemLine(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark);
   // Gives a new exit-status block the problem lines of its step.
   void TakeStepLines();
+  // Block::lead and Block::trail (block_around.cc). Every line is offered
+  // to Remember, so a line is copied into a fixed slot, never allocated.
+  struct RecentLine {
+    std::size_t line_no = 0, origin = 0;
+    LineMark mark = LineMark::kNone;
+    std::size_t size = 0;
+    std::array<char, kAroundBytes> text;
+  };
+  std::array<RecentLine, kAroundLines + 1> recent_{};
+  std::size_t recent_next_ = 0;
+  // New blocks still taking trail lines: index and lines still wanted.
+  std::vector<std::pair<std::size_t, std::size_t>> trailing_;
+  // The non-blank line `line_no` as the last one read: into recent_, and
+  // into the trail of the blocks that end before it.
+  void Remember(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark);
+  // current_.lead from recent_: the lines before its first line; and the
+  // text budget it took back, when the block is not kept.
+  void TakeLead();
+  void ReturnLead();
+  // A new block (index) starts taking its trail.
+  void StartTrail(std::size_t index);
   // The previous line, for stack traces that start with their header line.
   std::size_t prev_line_no_ = 0, prev_origin_ = 0;
   std::string prev_text_;
