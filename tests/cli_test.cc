@@ -239,6 +239,30 @@ TEST(CliMatch, StdinTopAndExitCodes) {
   EXPECT_NE(text.out.find("1. cuda/cudnn-rnn-double-backward"), std::string::npos) << text.out;
 }
 
+// "-" is stdin, as for scan; one word naming a file is that file's text,
+// not the characters of its path; a phrase is the message whatever files
+// exist.
+TEST(CliMatch, ReadsAFileItIsGivenAndStdinForADash) {
+  testing::TempDir tmp;
+  const std::string message = "log line\nCUDNN_STATUS_BAD_PARAM when setting batch normalization epsilon\n";
+  testing::WriteFile(tmp.path() / "error.txt", message);
+  const std::string path = (tmp.path() / "error.txt").string();
+  const std::pair<std::string, std::string> runs[] = {{"match --json " + BundledKb() + " '" + path + "'", ""},
+                                                      {"match --json " + BundledKb() + " -", message}};
+  for (const auto& [args, stdin_text] : runs) {
+    auto r = RunKedb(args, stdin_text);
+    ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    ASSERT_FALSE(j["matches"].empty()) << args;
+    EXPECT_EQ(j["matches"][0]["id"], "cuda/cudnn-bn-epsilon-nan") << args;
+    EXPECT_EQ(j["matches"][0]["line"], 2) << args;
+  }
+  auto phrase = RunKedb("match --json " + BundledKb() + " 'see " + path + "'");
+  EXPECT_EQ(phrase.exit_code, 1) << phrase.out;
+  auto unreadable = RunKedb("match " + BundledKb() + " '" + (tmp.path() / "missing.txt").string() + "'");
+  EXPECT_EQ(unreadable.exit_code, 1);  // no such file: the words are the message
+}
+
 TEST(CliMatch, BatchKeepsOrderAndReportsBadLines) {
   std::string in =
       "{\"text\": \"CUDNN_STATUS_NOT_SUPPORTED calling cudnnRNNBackwardData_v8\"}\n"

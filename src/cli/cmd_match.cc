@@ -1,3 +1,5 @@
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -45,6 +47,30 @@ int RunBatch(const Engine& engine, app::MatchQuery q) {
   return any_error ? kExitError : any_match ? kExitOk : kExitNothing;
 }
 
+// Where `kedb match TEXT` reads its message from. "-" is stdin, as for
+// `kedb scan`. A TEXT of one word that names a regular file is that file:
+// an error message is never a bare existing path, and matching the path's
+// characters would answer "no known error" about a file nobody read.
+enum class MatchSource { kText, kStdin, kFile };
+
+MatchSource SourceOf(const std::string& text) {
+  if (text.empty() || text == "-") return MatchSource::kStdin;
+  if (text.find_first_of(" \t\n") != std::string::npos) return MatchSource::kText;
+  std::error_code ec;
+  return std::filesystem::is_regular_file(text, ec) ? MatchSource::kFile : MatchSource::kText;
+}
+
+// Reads at most the last kMaxMatchBytes of `in` into `text`, with a note
+// when there was more.
+void ReadMessage(std::istream& in, std::string* text) {
+  const std::size_t read = ReadTail(in, kMaxMatchBytes, text);
+  if (read > kMaxMatchBytes) {
+    PrintError(fmt::format("kedb match: the input has {} bytes; only its last {} MiB were matched "
+                           "(kedb scan reads a log of any size)\n",
+                           read, kMaxMatchBytes >> 20));
+  }
+}
+
 }  // namespace
 
 void RegisterMatch(CLI::App& app, int* exit_code) {
@@ -55,7 +81,8 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("match", "Find the known errors in one message (TEXT, or stdin)");
-  cmd->add_option("TEXT", args->text, "The error message; read from stdin when absent");
+  cmd->add_option("TEXT", args->text,
+                  "The error message, or a file holding it; read from stdin when absent or \"-\"");
   AddKbOption(cmd, &args->kb);
   AddLangOption(cmd, &args->lang);
   AddColorOption(cmd, &args->color);
@@ -73,6 +100,7 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
       "Exit status: 0 a known error matched, 1 none, 2 error.\n"
       "Examples:\n"
       "  kedb match 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM'\n"
+      "  kedb match traceback.txt        (a file holding the message; kedb scan FILE for a log)\n"
       "  python train.py 2>&1 | tail -50 | kedb match --json --env torch=2.2,os=linux");
   cmd->callback([args, exit_code]() {
     auto engine = OpenForQuery(args->kb);
@@ -99,13 +127,27 @@ void RegisterMatch(CLI::App& app, int* exit_code) {
       *exit_code = RunBatch(*engine, std::move(q));
       return;
     }
-    q.text = args->text;
-    if (q.text.empty()) {
-      const std::size_t read = ReadTail(std::cin, kMaxMatchBytes, &q.text);
-      if (read > kMaxMatchBytes) {
-        PrintError(fmt::format("kedb match: the input has {} bytes; only its last {} MiB were matched "
-                               "(kedb scan reads a log of any size)\n",
-                               read, kMaxMatchBytes >> 20));
+    switch (SourceOf(args->text)) {
+      case MatchSource::kText:
+        q.text = args->text;
+        break;
+      case MatchSource::kStdin:
+        ReadMessage(std::cin, &q.text);
+        break;
+      case MatchSource::kFile: {
+        std::ifstream file(args->text, std::ios::binary);
+        if (!file) {
+          PrintError(fmt::format("kedb match: cannot read the file {}\n", args->text));
+          *exit_code = kExitError;
+          return;
+        }
+        ReadMessage(file, &q.text);
+        if (file.bad()) {
+          PrintError(fmt::format("kedb match: read error in {}\n", args->text));
+          *exit_code = kExitError;
+          return;
+        }
+        break;
       }
     }
     q.want_text = !args->json;
