@@ -165,9 +165,11 @@ class LineStage {
       cut_lines.Add(c.first_line + c.raw_starts.size() - 1, c.first_offset + c.tail_at, c.tail_shift);
     }
     for (std::size_t i = 0; i < starts.size(); ++i) {
-      segmenter.Add(c.first_line + i, logs::LineText(c.cleaned.text, starts, i), c.cleaned.marks[i],
-                    (c.flags[i] & logs::kTriggerLine) != 0, c.first_offset + c.cleaned.origins[i], c.flags[i] != 0);
+      segmenter.AddStable(c.first_line + i, logs::LineText(c.cleaned.text, starts, i), c.cleaned.marks[i],
+                          (c.flags[i] & logs::kTriggerLine) != 0, c.first_offset + c.cleaned.origins[i],
+                          c.flags[i] != 0);
     }
+    segmenter.Detach();  // the chunk's text is reused for the next
     for (std::size_t i = 0; i < c.hits.size();) TakeLineHits(c, &i);
   }
 

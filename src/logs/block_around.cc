@@ -1,17 +1,15 @@
 // Block::lead and Block::trail: the few lines around an error block that
 // are not its own. The segmenter sees every line of a log, and most are
-// no error, so a line is remembered by copying a bounded prefix of it into
-// a fixed ring slot: no allocation, a short copy. Text is allocated only
-// for the lines a block keeps.
+// no error, so the last few lines are remembered as pointers into the
+// caller's text where it stays put (AddStable) and copied into reused
+// buffers otherwise. Text is allocated only for the lines a block keeps.
 #include <algorithm>
-#include <cstring>
 
 #include "logs/blocks.h"
 
 namespace kedb::logs {
 
-void BlockSegmenter::Remember(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark) {
-  const std::string_view kept = text.substr(0, std::min(text.size(), kAroundBytes));
+void BlockSegmenter::FeedTrails(std::size_t line_no, std::string_view kept, std::size_t origin, LineMark mark) {
   for (auto& [index, wanted] : trailing_) {
     Block& b = blocks_[index];
     if (line_no <= b.last_line || kept.size() > text_budget_) continue;
@@ -20,11 +18,14 @@ void BlockSegmenter::Remember(std::size_t line_no, std::string_view text, std::s
     --wanted;
   }
   std::erase_if(trailing_, [](const auto& t) { return t.second == 0; });
-  RecentLine& slot = recent_[recent_next_];
-  recent_next_ = (recent_next_ + 1) % recent_.size();
-  slot.line_no = line_no, slot.origin = origin, slot.mark = mark;
-  slot.size = kept.size();
-  std::memcpy(slot.text.data(), kept.data(), kept.size());
+}
+
+void BlockSegmenter::Detach() {
+  for (RecentLine& l : recent_) {
+    if (l.text.data() == l.own.data()) continue;
+    l.own.assign(l.text);
+    l.text = l.own;
+  }
 }
 
 void BlockSegmenter::TakeLead() {
@@ -38,9 +39,9 @@ void BlockSegmenter::TakeLead() {
   }
   while (n-- > 0) {
     const RecentLine& l = *before[n];
-    if (l.size > text_budget_) continue;
-    current_.lead.push_back({l.line_no, l.origin, l.mark, std::string(l.text.data(), l.size)});
-    text_budget_ -= l.size;
+    if (l.text.size() > text_budget_) continue;
+    current_.lead.push_back({l.line_no, l.origin, l.mark, std::string(l.text)});
+    text_budget_ -= l.text.size();
   }
 }
 

@@ -18,6 +18,7 @@
 // "Caused by:".
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -106,6 +107,17 @@ class BlockSegmenter {
            bool problem = false);
   // Closes the block being read. Call once, after the last line.
   void Finish();
+  // For a caller that hands over many lines at once (a chunk of a log):
+  // AddStable is Add for a line whose text stays valid until the next call
+  // to Detach, which must come before that text changes. The segmenter
+  // then keeps pointers to the last few lines instead of copying each.
+  void AddStable(std::size_t line_no, std::string_view text, LineMark mark, bool may_start, std::size_t origin,
+                 bool problem) {
+    stable_ = true;
+    Add(line_no, text, mark, may_start, origin, problem);
+    stable_ = false;
+  }
+  void Detach();
 
   const std::vector<Block>& blocks() const { return blocks_; }
   std::vector<Block> TakeBlocks() { return std::move(blocks_); }
@@ -228,20 +240,36 @@ class BlockSegmenter {
   // Gives a new exit-status block the problem lines of its step.
   void TakeStepLines();
   // Block::lead and Block::trail (block_around.cc). Every line is offered
-  // to Remember, so a line is copied into a fixed slot, never allocated.
+  // to Remember: a line given as stable is only pointed at (Detach copies
+  // the few still remembered before the text goes), any other is copied.
   struct RecentLine {
     std::size_t line_no = 0, origin = 0;
     LineMark mark = LineMark::kNone;
-    std::size_t size = 0;
-    std::array<char, kAroundBytes> text;
+    std::string_view text;
+    std::string own;  // the text, once copied
   };
   std::array<RecentLine, kAroundLines + 1> recent_{};
   std::size_t recent_next_ = 0;
+  bool stable_ = false;  // the line being read was given as stable
   // New blocks still taking trail lines: index and lines still wanted.
   std::vector<std::pair<std::size_t, std::size_t>> trailing_;
   // The non-blank line `line_no` as the last one read: into recent_, and
-  // into the trail of the blocks that end before it.
-  void Remember(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark);
+  // into the trail of the blocks that end before it (FeedTrails). Inline:
+  // it runs for every line of a log.
+  void Remember(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark) {
+    const std::string_view kept = text.substr(0, std::min(text.size(), kAroundBytes));
+    if (!trailing_.empty()) FeedTrails(line_no, kept, origin, mark);
+    RecentLine& slot = recent_[recent_next_];
+    recent_next_ = recent_next_ + 1 == recent_.size() ? 0 : recent_next_ + 1;
+    slot.line_no = line_no, slot.origin = origin, slot.mark = mark;
+    if (stable_) {
+      slot.text = kept;
+    } else {
+      slot.own.assign(kept);
+      slot.text = slot.own;
+    }
+  }
+  void FeedTrails(std::size_t line_no, std::string_view kept, std::size_t origin, LineMark mark);
   // current_.lead from recent_: the lines before its first line; and the
   // text budget it took back, when the block is not kept.
   void TakeLead();
