@@ -990,6 +990,37 @@ TEST(Blocks, GradlesWhatWentWrongIsOneBlockDecidedByItsDeepestCause) {
   EXPECT_EQ(blocks[0].decisive, "Execution failed for task ':app:lint'.");
 }
 
+// A banner drawn over an error report makes the line after it the error,
+// even one no other rule reads as an error: bitsandbytes' CUDA setup
+// (https://github.com/bitsandbytes-foundation/bitsandbytes/issues/487).
+// A line after the banner with no trigger word is offered all the same.
+TEST(Blocks, TheLineAfterAnErrorBannerIsAnErrorLine) {
+  auto blocks = Segment(
+      "CUDA SETUP: Defaulting to libbitsandbytes_cpu.so...\n"
+      "\n"
+      "================================================ERROR=====================================\n"
+      "CUDA SETUP: CUDA detection failed! Possible reasons:\n"
+      "1. CUDA driver not installed\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, BlockKind::kErrorLine);
+  EXPECT_EQ(blocks[0].decisive, "CUDA SETUP: CUDA detection failed! Possible reasons:");
+  blocks = Segment("------ FAILURE ------\n\nthe compute node went away\nlater\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].decisive, "the compute node went away");
+  // A rule alone, or one over another word, is no banner.
+  EXPECT_TRUE(Segment("==========\nthe compute node went away\n").empty());
+  EXPECT_TRUE(Segment("===== SUMMARY =====\nthe compute node went away\n").empty());
+  EXPECT_TRUE(Segment("===== ERROR =====\nfirst\n\n\nthe compute node went away\n").size() == 1u);
+  // As a log scan offers it: only the banner has a trigger word.
+  BlockSegmenter seg;
+  seg.Add(1, "------ FAILURE ------", LineMark::kNone, true);
+  seg.Add(2, "the compute node went away", LineMark::kNone, false);
+  seg.Add(3, "later", LineMark::kNone, false);
+  seg.Finish();
+  ASSERT_EQ(seg.blocks().size(), 1u);
+  EXPECT_EQ(seg.blocks()[0].decisive_line, 2u);
+}
+
 // A log scan offers the segmenter only the lines with a trigger word as
 // block starts: every start rule needs one. Next.js marks its errors "⨯"
 // (https://github.com/guacsec/guac-visualizer/issues/98), and its stack

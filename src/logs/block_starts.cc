@@ -205,6 +205,16 @@ bool IsCompilerError(std::string_view t) {
 
 bool IsPythonFrame(std::string_view t) { return t.starts_with("File \"") && Contains(t, "\", line "); }
 
+bool IsErrorBanner(std::string_view t) {
+  constexpr std::string_view kRuleChars = "=-*#~";
+  if (t.size() < 11 || kRuleChars.find(t.front()) == std::string_view::npos || t.back() != t.front()) return false;
+  const std::size_t word = t.find_first_not_of(t.front());
+  const std::size_t tail = t.find_last_not_of(t.front());
+  if (word < 3 || word == std::string_view::npos || t.size() - 1 - tail < 3) return false;
+  const std::string name = util::AsciiLower(Trim(t.substr(word, tail + 1 - word)));
+  return name == "error" || name == "errors" || name == "fatal" || name == "failure" || name == "failed";
+}
+
 bool IsElisionLine(std::string_view t) {
   t = Trim(t);
   if (t == "..." || t == "[...]" || t == "(...)" || t == "\u2026" || t == "[\u2026]") return true;

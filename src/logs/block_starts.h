@@ -59,6 +59,11 @@ std::string PytestHeaderName(std::string_view header);
 // PytestHeaderName spells it; "" for any other line.
 std::string PytestSummaryName(std::string_view t);
 
+// A banner a tool draws over its error report: "=====ERROR=====",
+// "------ ERROR ------", "*** FAILURE ***" (bitsandbytes' CUDA setup
+// report, among others). The next line says what the error is.
+bool IsErrorBanner(std::string_view t);
+
 // A rule drawn with `c`: "==== x ====", "---- y ----".
 bool IsRule(std::string_view t, char c);
 

@@ -186,6 +186,7 @@ void BlockSegmenter::SingleLine(BlockKind kind, std::size_t line_no, std::string
 
 void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start,
                          std::size_t origin, bool problem) {
+  if (AfterBanner(line_no)) may_start = true;
   // The common case, first: an ordinary line outside any block.
   if (state_ == State::kNone && !pending_kind_ && !may_start && mark == LineMark::kNone &&
       !(prev_line_no_ + 1 == line_no && !prev_text_.empty() && IsAtFrame(text))) {
@@ -378,10 +379,15 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
     AddFrame(line_no, t);
     return;
   }
+  if (IsErrorBanner(t)) {
+    banner_line_ = line_no;
+    return;
+  }
   // A one-line error waits a line: if frames follow, it heads a stack trace.
   if (IsGpuError(t)) {
     pending_kind_ = BlockKind::kGpu;
-  } else if (mark == LineMark::kCiError || IsErrorLine(t)) {
+  } else if (mark == LineMark::kCiError || IsErrorLine(t) || AfterBanner(line_no)) {
+    banner_line_ = 0;
     pending_kind_ = BlockKind::kErrorLine;
   } else {
     return;

@@ -300,6 +300,10 @@ class BlockSegmenter {
   long last_stack_ = -1;
   bool pending_caused_by_ = false;
   BlockKind current_kind_ = BlockKind::kJava;  // kJava or kJavascript for the trace being read
+  // The line of the last error banner (IsErrorBanner): the next non-blank
+  // line, one blank line allowed, is an error line.
+  std::size_t banner_line_ = 0;
+  bool AfterBanner(std::size_t line_no) const { return banner_line_ != 0 && line_no <= banner_line_ + 2; }
   // A one-line error held back one line (it may head a stack trace):
   // kGpu or kErrorLine, or none.
   std::optional<BlockKind> pending_kind_;
