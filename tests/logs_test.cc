@@ -1021,6 +1021,59 @@ TEST(Blocks, TheLineAfterAnErrorBannerIsAnErrorLine) {
   EXPECT_EQ(seg.blocks()[0].decisive_line, 2u);
 }
 
+// Node.js prints an error value in brackets when it logs an array or a
+// rejected promise (https://github.com/mckaywrigley/chatbot-ui/issues/102);
+// the indented JSON after it is its detail.
+TEST(Blocks, NodesBracketedErrorValueIsAnErrorLine) {
+  auto blocks = Segment(
+      "[Error: OpenAI API returned an error. responseStatusText: \"Bad Request\", responseStatusCode: \"400\", "
+      "responseMessage: \"{\n"
+      "  \"error\": {\n"
+      "    \"message\": \"This model's maximum context length is 4097 tokens. However, you requested 4120 tokens\",\n"
+      "    \"code\": \"context_length_exceeded\"\n"
+      "  }\n"
+      "}\n"
+      "\"]\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, BlockKind::kErrorLine);
+  EXPECT_EQ(blocks[0].decisive_line, 1u);
+  EXPECT_GE(blocks[0].last_line, 5u);
+  EXPECT_TRUE(Segment("[TypeError: fetch failed]\n").size() == 1u);
+  EXPECT_TRUE(Segment("[Errors] none\n[Error handling] configured\n").empty());
+}
+
+// A log with no error block whose last lines say something failed: that
+// line is the error (a browser's console error, from
+// https://github.com/trezor/trezor-suite/issues/18069, at the end of a
+// job's output). Further back, or in a log with other errors, it is not.
+TEST(Blocks, TheLastWordsOfALogWithNoErrorBlockAreItsError) {
+  const std::string csp =
+      "Refused to execute inline script because it violates the following Content Security Policy directive: "
+      "\"default-src 'self'\".";
+  auto segment = [](const std::vector<std::string>& lines) {
+    BlockSegmenter seg;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      // As a scan offers them: no trigger words, "Refused" a problem word.
+      const bool problem = lines[i].starts_with("Refused") || lines[i].starts_with("WARNING");
+      seg.Add(i + 1, lines[i], LineMark::kNone, false, 0, problem);
+    }
+    seg.Finish();
+    return seg.TakeBlocks();
+  };
+  std::vector<std::string> log(30, "step ok");
+  log[26] = csp;
+  auto blocks = segment(log);
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].decisive_line, 27u);
+  EXPECT_EQ(blocks[0].decisive, csp);
+  log[26] = "step ok";
+  log[5] = csp;  // long before the end
+  EXPECT_TRUE(segment(log).empty());
+  log[5] = "step ok";
+  log[28] = "WARNING: Refused to execute a deprecated hook";
+  EXPECT_TRUE(segment(log).empty());
+}
+
 // A log scan offers the segmenter only the lines with a trigger word as
 // block starts: every start rule needs one. Next.js marks its errors "⨯"
 // (https://github.com/guacsec/guac-visualizer/issues/98), and its stack

@@ -315,6 +315,10 @@ bool IsErrorLine(std::string_view t) {
     return t.size() == 16 || !WordChar(t[16]);
   }
   if (HasErrorLevelField(t)) return true;
+  // Node.js printing an error value inside an array or a promise's
+  // rejection: "[Error: OpenAI API returned an error. ...]",
+  // "[TypeError: fetch failed]".
+  if (t.size() > 8 && t[0] == '[' && t[1] >= 'A' && t[1] <= 'Z' && IsExceptionLine(t.substr(1))) return true;
   // One capitalised word, then "Error:" or "Error at".
   if (!t.empty() && t[0] >= 'A' && t[0] <= 'Z') {
     std::size_t i = 1;

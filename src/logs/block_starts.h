@@ -82,7 +82,8 @@ bool IsGpuError(std::string_view t);
 // ...", BuildKit's "failed to solve: ...", kubectl's "Unable to connect to
 // the server: ...", systemctl's "Job for x.service failed because ...",
 // node-gyp's "gyp ERR! ...", Jest's "FAIL src/a.test.ts" and "● Suite ›
-// test", Ruby's "app.rb:12:in `call': boom (RuntimeError)", Spring Boot's
+// test", Ruby's "app.rb:12:in `call': boom (RuntimeError)", Node.js's error
+// value "[Error: fetch failed]", Spring Boot's
 // report (block_build_tools.cc), the same after a tool's name ("docker: Error
 // response from daemon: ..."), "FAILED tests/x.py::t - ...", or an
 // exception printed on its own.

@@ -466,6 +466,16 @@ void BlockSegmenter::Finish() {
   } else if (state_ != State::kNone) {
     Close();
   }
+  if (blocks_.empty()) TakeLastWords();
+}
+
+void BlockSegmenter::TakeLastWords() {
+  // The newest problem line no block took, if it says something failed and
+  // the log ends soon after it.
+  const ProblemLine& l = problem_lines_[(problem_next_ + problem_lines_.size() - 1) % problem_lines_.size()];
+  if (l.line_no == 0 || l.line_no + kLastWordsLines < prev_line_no_) return;
+  if (IsWarningLine(l.text) || !StatesFailure(l.text)) return;
+  SingleLine(BlockKind::kErrorLine, l.line_no, l.text, l.origin);
 }
 
 }  // namespace kedb::logs

@@ -239,6 +239,12 @@ class BlockSegmenter {
   void KeepProblemLine(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark);
   // Gives a new exit-status block the problem lines of its step.
   void TakeStepLines();
+  // A log with no error block whose last lines say something failed ("Refused
+  // to execute inline script because it violates ... Content Security
+  // Policy", a process that printed its one error and quit): that line is
+  // an error line, when it is one of the log's last kLastWordsLines.
+  static constexpr std::size_t kLastWordsLines = 10;
+  void TakeLastWords();
   // Block::lead and Block::trail (block_around.cc). Every line is offered
   // to Remember: a line given as stable is only pointed at (Detach copies
   // the few still remembered before the text goes), any other is copied.
