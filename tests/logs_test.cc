@@ -1060,18 +1060,20 @@ TEST(Blocks, TheLastWordsOfALogWithNoErrorBlockAreItsError) {
     seg.Finish();
     return seg.TakeBlocks();
   };
-  std::vector<std::string> log(30, "step ok");
-  log[26] = csp;
+  std::vector<std::string> log(60, "step ok");
+  log[56] = csp;
   auto blocks = segment(log);
   ASSERT_EQ(blocks.size(), 1u);
-  EXPECT_EQ(blocks[0].decisive_line, 27u);
+  EXPECT_EQ(blocks[0].decisive_line, 57u);
   EXPECT_EQ(blocks[0].decisive, csp);
-  log[26] = "step ok";
+  log[56] = "step ok";
   log[5] = csp;  // long before the end
   EXPECT_TRUE(segment(log).empty());
   log[5] = "step ok";
-  log[28] = "WARNING: Refused to execute a deprecated hook";
+  log[58] = "WARNING: Refused to execute a deprecated hook";
   EXPECT_TRUE(segment(log).empty());
+  // A short text (a post, a paste) is all near its end.
+  EXPECT_TRUE(segment({"step ok", csp, "done"}).empty());
 }
 
 // A log scan offers the segmenter only the lines with a trigger word as

@@ -471,7 +471,9 @@ void BlockSegmenter::Finish() {
 
 void BlockSegmenter::TakeLastWords() {
   // The newest problem line no block took, if it says something failed and
-  // the log ends soon after it.
+  // the log ends soon after it. In a text of a few lines (a post, a paste)
+  // every line is near the end, so there it says nothing.
+  if (prev_line_no_ < kLastWordsMinLines) return;
   const ProblemLine& l = problem_lines_[(problem_next_ + problem_lines_.size() - 1) % problem_lines_.size()];
   if (l.line_no == 0 || l.line_no + kLastWordsLines < prev_line_no_) return;
   if (IsWarningLine(l.text) || !StatesFailure(l.text)) return;

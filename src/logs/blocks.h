@@ -242,8 +242,10 @@ class BlockSegmenter {
   // A log with no error block whose last lines say something failed ("Refused
   // to execute inline script because it violates ... Content Security
   // Policy", a process that printed its one error and quit): that line is
-  // an error line, when it is one of the log's last kLastWordsLines.
+  // an error line, when it is one of the last kLastWordsLines of a log of
+  // kLastWordsMinLines or more.
   static constexpr std::size_t kLastWordsLines = 10;
+  static constexpr std::size_t kLastWordsMinLines = 50;
   void TakeLastWords();
   // Block::lead and Block::trail (block_around.cc). Every line is offered
   // to Remember: a line given as stable is only pointed at (Detach copies
