@@ -25,6 +25,10 @@ struct MessageLines {
   std::vector<std::size_t> origins;    // where line i's cleaned text starts in the input
   std::vector<logs::LineMark> marks;   // what line i's stripped prefix said
   std::vector<std::size_t> numbers;    // line i's 1-based number in the input
+  // What the candidates are scored in the context of, when that is more
+  // than `text` (a log's lines around an error block, which name known
+  // errors of their own); empty: `text`.
+  std::string_view context;
 };
 
 struct Candidate {

@@ -212,9 +212,10 @@ std::vector<Candidate> Engine::Impl::MessageCandidates(const match::MessageLines
   // several lines (npm's ERESOLVE report) may read like a record only as a
   // whole: such records are offered on the line that reads most like them.
   // (A message of one line is its own context: its words are known.)
-  const bool one_line = starts.size() == 1 && fuzzy_lines.size() == 1;
+  const bool one_line = starts.size() == 1 && fuzzy_lines.size() == 1 && m.context.empty();
+  const std::string_view context_text = m.context.empty() ? text : m.context;
   match::LineWords whole;
-  if (!one_line) whole = signatures().Words(text.substr(0, std::min(text.size(), kContextBytes)));
+  if (!one_line) whole = signatures().Words(context_text.substr(0, std::min(context_text.size(), kContextBytes)));
   const match::LineWords& context = one_line ? fuzzy_lines.front().second : whole;
   if (starts.size() > 1 && !fuzzy_lines.empty()) {
     for (const match::Neighbour& whole_text : signatures().Nearest(context, options.top, match::kFuzzyMinSimilarity)) {
@@ -255,7 +256,7 @@ MatchResult Engine::Impl::Match(std::string_view raw, const MatchOptions& option
   logs::CleanedLines cleaned;
   logs::CleanLines(raw, raw_starts, &cleaned);
   match::MessageLines message{cleaned.text, std::move(cleaned.starts), std::move(cleaned.origins),
-                              std::move(cleaned.marks), {}};
+                              std::move(cleaned.marks), {}, {}};
   message.numbers.resize(message.starts.size());
   for (std::size_t i = 0; i < message.numbers.size(); ++i) message.numbers[i] = i + 1;
   std::vector<Candidate> candidates = MessageCandidates(message, options);

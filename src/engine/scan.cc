@@ -450,14 +450,15 @@ std::vector<Candidate> Engine::Impl::ReadAround(const logs::Block& found,
                                                 const MatchOptions& options) const {
   // The block's own lines (a failed step's exit status only: the problem
   // lines it gathered from far back were read already) between its lead
-  // and its trail, each once, in log order.
-  // Lines that only report another failure (wandb's "(failed 1)" after a
-  // traceback) say nothing of which error it was; an error reported on its
-  // own is not this one's.
+  // and its trail, each once, in log order. Lines that only report another
+  // failure (wandb's "(failed 1)" after a traceback) say nothing of which
+  // error it was. A line of a block with a known error of its own is
+  // context, never where this block's error is found: an unknown error
+  // next to a known one stays unknown.
   std::vector<logs::Block::AroundLine> lines;
-  auto add_around = [&](const std::vector<logs::Block::AroundLine>& around) {
+  auto add_around = [&lines](const std::vector<logs::Block::AroundLine>& around) {
     for (const auto& l : around) {
-      if (!logs::IsWrapperLine(l.text) && !explained(l.line_no)) lines.push_back(l);
+      if (!logs::IsWrapperLine(l.text)) lines.push_back(l);
     }
   };
   add_around(found.lead);
@@ -478,17 +479,19 @@ std::vector<Candidate> Engine::Impl::ReadAround(const logs::Block& found,
   std::stable_sort(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.line_no < b.line_no; });
   lines.erase(std::unique(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.line_no == b.line_no; }),
               lines.end());
-  std::string text;
+  std::string text, context;
   match::MessageLines m;
   for (const auto& l : lines) {
+    (context += l.text) += '\n';
+    if (explained(l.line_no) && !(l.line_no >= found.first_line && l.line_no <= found.last_line)) continue;
     m.starts.push_back(text.size());
-    text += l.text;
-    text += '\n';
+    (text += l.text) += '\n';
     m.origins.push_back(l.origin);
     m.marks.push_back(l.mark);
     m.numbers.push_back(l.line_no);
   }
   m.text = text;
+  if (context.size() != text.size()) m.context = context;
   return MessageCandidates(m, options);
 }
 
