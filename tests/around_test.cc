@@ -55,6 +55,14 @@ TEST(Around, ABlockKeepsTheLinesBeforeAndAfterIt) {
             (std::vector<std::string>{"4 three", "5 four", "6 five", "7 " + long_line.substr(0, BlockSegmenter::kAroundBytes)}));
   // The trail is read as cleaned: the GitHub Actions stamp is gone.
   EXPECT_EQ(Texts(blocks[0].trail), (std::vector<std::string>{"10 six", "11 seven", "12 eight", "13 nine"}));
+  // A line is cut between characters, never inside one: "é" is two bytes
+  // and the cut falls on an odd byte count after the "x".
+  std::string accents = "x";
+  for (int i = 0; i < 400; ++i) accents += "\u00e9";
+  const std::vector<Block> cut = Segment(accents + "\nRuntimeError: boom\n");
+  ASSERT_EQ(cut.size(), 1u);
+  ASSERT_EQ(cut[0].lead.size(), 1u);
+  EXPECT_EQ(cut[0].lead[0].text, accents.substr(0, BlockSegmenter::kAroundBytes - 1));
 }
 
 // Lines a person left out of a traceback they pasted ("...") carry it on,

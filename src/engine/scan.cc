@@ -7,6 +7,7 @@
 //   3. PlaceHits: the segmenter's blocks, with each region's hits placed
 //      into the block holding their line, or standing alone;
 //   4. ScoreBlocks: each block read as a message, ranked, the best kept;
+//      4b. a block no record explains read again with the lines around it;
 //   5. Tidy: decisive lines, weak blocks dropped, neighbours merged, root
 //      error first.
 #include <algorithm>
@@ -317,6 +318,35 @@ void TakeInAround(const logs::Block& found, ErrorBlock* e) {
   }
 }
 
+// Stage 4b: each block the segmenter found that no record explains, read
+// again with the lines around it (Engine::Impl::ReadAround). Blocks with a
+// known error are known by their line ranges, a failed step's wide one
+// included (FindBlock looks back a few spans, enough for these).
+void ReadUnexplainedAround(const Engine::Impl& engine, const PlacedBlocks& placed, const MatchOptions& options,
+                           std::vector<ErrorBlock>* blocks) {
+  std::vector<BlockSpan> explained;
+  for (std::size_t i = 0; i < blocks->size(); ++i) {
+    const ErrorBlock& b = (*blocks)[i];
+    if (b.matches.empty()) continue;
+    explained.push_back({b.first_line, b.last_line, i});
+    if (i < placed.found.size()) {
+      for (auto [f, l] : placed.found[i].repeats) explained.push_back({f, l, i});
+    }
+  }
+  std::sort(explained.begin(), explained.end());
+  auto is_explained = [&explained](std::size_t line) { return FindBlock(explained, line, line) >= 0; };
+  for (std::size_t i = 0; i < placed.found.size() && i < kMessageBlocks; ++i) {
+    const logs::Block& found = placed.found[i];
+    ErrorBlock& b = (*blocks)[i];
+    if (!b.matches.empty() || (found.lead.empty() && found.trail.empty())) continue;
+    std::vector<Candidate> around = engine.ReadAround(found, is_explained, options);
+    match::KeepBest(&around, options);
+    b.matches = match::Explain(std::move(around), options);
+    if (!b.matches.empty() && b.matches[0].confidence < kSureAround) b.matches.clear();
+    if (!b.matches.empty()) TakeInAround(found, &b);
+  }
+}
+
 // Stage 5a: a failed step whose output holds a known error is shown at that
 // error.
 void ShowStepsAtTheirError(const std::vector<logs::Block>& found, std::vector<ErrorBlock>* blocks) {
@@ -523,26 +553,7 @@ Status Engine::Impl::Scan(std::istream& raw, const ScanOptions& options, ScanRes
     match::KeepBest(&placed.candidates[i], options.match);
     blocks[i].matches = match::Explain(std::move(placed.candidates[i]), options.match);
   }
-  // Stage 4b: a block no record explains, read with the lines around it.
-  std::vector<BlockSpan> explained;
-  for (std::size_t i = 0; i < blocks.size(); ++i) {
-    if (blocks[i].matches.empty()) continue;
-    explained.push_back({blocks[i].first_line, blocks[i].last_line, i});
-    if (i < placed.found.size()) {
-      for (auto [f, l] : placed.found[i].repeats) explained.push_back({f, l, i});
-    }
-  }
-  std::sort(explained.begin(), explained.end());
-  auto is_explained = [&explained](std::size_t line) { return FindBlock(explained, line, line) >= 0; };
-  for (std::size_t i = 0; i < placed.found.size() && i < kMessageBlocks; ++i) {
-    const logs::Block& found = placed.found[i];
-    if (!blocks[i].matches.empty() || (found.lead.empty() && found.trail.empty())) continue;
-    std::vector<Candidate> around = ReadAround(found, is_explained, options.match);
-    match::KeepBest(&around, options.match);
-    blocks[i].matches = match::Explain(std::move(around), options.match);
-    if (!blocks[i].matches.empty() && blocks[i].matches[0].confidence < kSureAround) blocks[i].matches.clear();
-    if (!blocks[i].matches.empty()) TakeInAround(found, &blocks[i]);
-  }
+  ReadUnexplainedAround(*this, placed, options.match, &blocks);  // stage 4b
 
   // Stage 5.
   Tidy(placed.found, options.region_gap, &blocks);

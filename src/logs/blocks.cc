@@ -277,9 +277,9 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
   } else if (problem && !claimed && !(pending_line_ == line_no && pending_kind_)) {
     KeepProblemLine(line_no, text, origin, mark);  // a problem line no block took
   }
+  if (!blank) Remember(line_no, text, origin, mark);
   // Only a line that may start a block can head a stack trace; copying
   // every line would cost more than the rest.
-  if (!blank) Remember(line_no, text, origin, mark);
   prev_line_no_ = line_no;
   prev_origin_ = origin;
   if (may_start || mark != LineMark::kNone) {

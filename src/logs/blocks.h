@@ -18,7 +18,6 @@
 // "Caused by:".
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -30,6 +29,7 @@
 
 #include "kedb/block_kind.h"
 #include "logs/preprocess.h"
+#include "util/utf8.h"
 
 namespace kedb::logs {
 
@@ -64,8 +64,8 @@ struct Block {
   std::vector<TextLine> text_lines;
   // The lines around the block that are not its own: up to
   // BlockSegmenter::kAroundLines non-blank lines before its first line
-  // (lead) and after its last (trail), each cut to kAroundBytes, in log
-  // order. A block no record explains is read again with them, as a paste
+  // (lead) and after its last (trail), each cut to kAroundBytes on a
+  // character boundary, in log order. A block no record explains is read again with them, as a paste
   // of the error would have shown it: a tool's last words before its exit
   // status, the frames a C++ exception's report comes after, the line
   // after a stack trace that names what failed.
@@ -265,7 +265,7 @@ class BlockSegmenter {
   // into the trail of the blocks that end before it (FeedTrails). Inline:
   // it runs for every line of a log.
   void Remember(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark) {
-    const std::string_view kept = text.substr(0, std::min(text.size(), kAroundBytes));
+    const std::string_view kept = text.substr(0, util::Utf8Cut(text, kAroundBytes));  // never half a character
     if (!trailing_.empty()) FeedTrails(line_no, kept, origin, mark);
     RecentLine& slot = recent_[recent_next_];
     recent_next_ = recent_next_ + 1 == recent_.size() ? 0 : recent_next_ + 1;
