@@ -1076,6 +1076,32 @@ TEST(Blocks, TheLastWordsOfALogWithNoErrorBlockAreItsError) {
   EXPECT_TRUE(segment({"step ok", csp, "done"}).empty());
 }
 
+// Levels and markers of a few more tools: yarn 1's "error X" (from
+// https://github.com/yarnpkg/yarn/issues/8406), npm's debug log with its
+// line numbers (https://github.com/npm/cli/issues/8470), and esbuild's
+// "> " before a diagnostic
+// (https://github.com/LukeSheard/esbuild-scripts/issues/13), which a paste
+// quoted in Markdown also puts before a compiler's
+// (https://github.com/dthain/basekernel/issues/148).
+TEST(Blocks, YarnNpmDebugLogAndQuotedDiagnostics) {
+  auto blocks = Segment("error Command failed with exit code 1.\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, BlockKind::kErrorLine);
+  blocks = Segment("30 verbose exit 1\n32 error ERESOLVE unable to resolve dependency tree\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].decisive_line, 2u);
+  blocks = Segment(
+      " > node_modules/@lukesheard/esbuild-scripts/build/runtime/index.js:7:22: error: Could not resolve \"url\" "
+      "(use \"platform: 'node'\" when building for node)\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, BlockKind::kCompiler);
+  blocks = Segment("> kshell.c:3:10: fatal error: kernel/error.h: No such file or directory\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, BlockKind::kCompiler);
+  // Words that only look like those levels.
+  EXPECT_TRUE(Segment("error handling enabled\n12 errors fixed\n> see the docs\n").empty());
+}
+
 // A log scan offers the segmenter only the lines with a trigger word as
 // block starts: every start rule needs one. Next.js marks its errors "⨯"
 // (https://github.com/guacsec/guac-visualizer/issues/98), and its stack

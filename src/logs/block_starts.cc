@@ -74,7 +74,14 @@ bool StartsWithErrorLevel(std::string_view t) {
     while (i < t.size() && Digit(t[i])) ++i, ++digits;
     if (letters > 0 && digits > 0 && i < t.size() && t[i] == ':') return true;
   }
-  return false;
+  // npm's debug log numbers each line before its level: "32 error ERESOLVE
+  // unable to resolve dependency tree".
+  std::size_t digits = 0;
+  while (digits < t.size() && Digit(t[digits])) ++digits;
+  if (digits > 0 && t.substr(digits).starts_with(" error ")) return true;
+  // Yarn 1's level, a word and a capital: "error Command failed with exit
+  // code 1.", "error An unexpected error occurred: ...".
+  return t.size() > 6 && t.starts_with("error ") && t[6] >= 'A' && t[6] <= 'Z';
 }
 
 // A tool's own way of saying it failed, which names no level.
@@ -186,6 +193,9 @@ bool IsKotlinDiagnostic(std::string_view t) {
 }  // namespace
 
 bool IsCompilerError(std::string_view t) {
+  // esbuild marks its diagnostics "> file.js:7:22: error: ...", and a
+  // paste quoted in Markdown puts "> " before every line.
+  if (t.starts_with("> ")) t = TrimLeft(t.substr(2));
   if (IsGoDiagnostic(t) || IsMsBuildError(t) || IsKotlinDiagnostic(t)) return true;
   for (std::string_view marker : {": error: ", ": fatal error: ", " - error TS", "): error ", "): fatal error "}) {
     std::size_t at = t.find(marker);

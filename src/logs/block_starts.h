@@ -24,7 +24,8 @@ bool IsAtFrame(std::string_view line);
 // "file.ts(3,10): error TS2307: ...", "file.ts:3:10 - error TS2307: ...",
 // "file.cpp(12): fatal error C1083: ...", MSBuild's "App.csproj : error
 // NU1605: ..." and a linker's "client.dll : fatal error LNK1120: ...",
-// Kotlin's "App.kt: (195, 24): ...", and Go's diagnostics.
+// Kotlin's "App.kt: (195, 24): ...", and Go's diagnostics; each also after
+// esbuild's (or a Markdown quote's) "> ".
 bool IsCompilerError(std::string_view t);
 
 // A Python frame's location line: File "app.py", line 3, in <module>
@@ -76,7 +77,8 @@ bool IsGpuError(std::string_view t);
 // "Error response from daemon: ..." or "CMake Error: ..." / "CMake Error at
 // CMakeLists.txt:12 (find_package):", an HTTP client's "403 Client Error:
 // ...", PHP's "Fatal error: ...", .NET's "Unhandled exception. ...",
-// Elixir's "** (Mix) ...", apt's "E: ...", pnpm's "ERR_PNPM_...", curl's
+// Elixir's "** (Mix) ...", apt's "E: ...", pnpm's "ERR_PNPM_...", yarn's
+// "error Command failed ...", npm's debug log's "32 error ...", curl's
 // "curl: (60) ...", xcodebuild's "** BUILD FAILED **", Kotlin's "e: ...",
 // Jupyter's "[E 10:08:13.182 NotebookApp] ...", a linker's "error LNK2019:
 // ...", BuildKit's "failed to solve: ...", kubectl's "Unable to connect to
