@@ -1102,6 +1102,26 @@ TEST(Blocks, YarnNpmDebugLogAndQuotedDiagnostics) {
   EXPECT_TRUE(Segment("error handling enabled\n12 errors fixed\n> see the docs\n").empty());
 }
 
+// Levels placed further in: Celery's level with its process
+// (https://github.com/celery/celery/issues/2168), nginx's bracketed lower
+// case one, PostgreSQL's after a long log_line_prefix; and the AWS CLI's
+// "fatal error:", webpack's "Failed to compile.".
+TEST(Blocks, LevelsFurtherInTheLine) {
+  for (const std::string line : {
+           "[2014-07-15 15:02:51,310: ERROR/Beat] Celerybeat: Connection error: [Errno 111] Connection refused. "
+           "Trying again in 2.0 seconds...",
+           "[emerg] 7939#7939: bind() to [::]:80 failed (98: Address already in use)",
+           "UTC [440]: [5f573428.1b8-2] postgres@postgres,app=[unknown] [28P01] FATAL:  password authentication "
+           "failed for user \"postgres\"",
+           "fatal error: An error occurred (AccessDenied) when calling the ListObjectsV2 operation: Access Denied",
+           "Failed to compile."}) {
+    auto blocks = Segment(line + "\n");
+    ASSERT_EQ(blocks.size(), 1u) << line;
+    EXPECT_EQ(blocks[0].decisive, line);
+  }
+  EXPECT_TRUE(Segment("[notice] 1#1: using the \"epoll\" event method\nthe error rate stayed at 0\n").empty());
+}
+
 // A log scan offers the segmenter only the lines with a trigger word as
 // block starts: every start rule needs one. Next.js marks its errors "⨯"
 // (https://github.com/guacsec/guac-visualizer/issues/98), and its stack

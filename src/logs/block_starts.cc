@@ -53,7 +53,7 @@ std::size_t ToolNameLength(std::string_view t) {
 // A level or a runtime's fatal error at the line's start.
 bool StartsWithErrorLevel(std::string_view t) {
   for (std::string_view p : {"ERROR", "FATAL", "CRITICAL", "[ERROR]", "[FATAL]", "[CRITICAL]", "Error: ", "error: ",
-                             "FAILED ", "fatal: ", "PHP Fatal error:", "PHP Parse error:", "Fatal error: ",
+                             "FAILED ", "fatal: ", "fatal error: ", "PHP Fatal error:", "PHP Parse error:", "Fatal error: ",
                              "Parse error: ", "Unhandled exception. ", "Unhandled Exception: ", "ERR_PNPM_"}) {
     if (t.starts_with(p)) return true;
   }
@@ -92,6 +92,8 @@ bool IsToolFailure(std::string_view t) {
   for (std::string_view p : {"failed to solve", "Unable to connect to the server:"}) {
     if (t.starts_with(p)) return true;
   }
+  // webpack's and Create React App's report before the errors it lists.
+  if (t == "Failed to compile." || t == "Failed to compile") return true;
   if (t.starts_with("Job for ") && Contains(t, " failed because ")) return true;
   // systemd on a unit that failed: "nginx.service: Main process exited,
   // code=exited, status=1/FAILURE", "nginx.service: Failed with result
@@ -336,16 +338,24 @@ bool IsErrorLine(std::string_view t) {
     const std::string_view rest = t.substr(i);
     if (rest.starts_with(" Error: ") || rest.starts_with(" Error at ")) return true;
   }
-  // The level among the first few words.
+  // The level among the first few words (PostgreSQL's log_line_prefix can
+  // put six before it: "UTC [440]: [5f57-2] postgres@postgres,app=psql
+  // [28P01] FATAL:  password authentication failed ..."); Celery's with the
+  // process after it ("[2014-07-15 15:02:51,310: ERROR/MainProcess]");
+  // nginx's and Apache's in lower case, bracketed ("[emerg] 7939#7939:
+  // bind() to [::]:80 failed").
   std::size_t words = 0;
-  for (std::size_t i = 0; i < t.size() && words < 5;) {
+  for (std::size_t i = 0; i < t.size() && words < 7;) {
     while (i < t.size() && IsBlank(t[i])) ++i;
     std::size_t b = i;
     while (i < t.size() && !IsBlank(t[i])) ++i;
     std::string_view w = t.substr(b, i - b);
     while (!w.empty() && (w.back() == ':' || w.back() == ']')) w.remove_suffix(1);
+    const bool bracketed = !w.empty() && w.front() == '[';
     while (!w.empty() && w.front() == '[') w.remove_prefix(1);
     if (w == "ERROR" || w == "FATAL" || w == "CRITICAL" || w == "SEVERE") return true;
+    if (w.starts_with("ERROR/") || w.starts_with("CRITICAL/")) return true;
+    if (bracketed && (w == "emerg" || w == "crit" || w == "alert" || w == "error")) return true;
     ++words;
   }
   return IsExceptionLine(t);

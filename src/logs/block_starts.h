@@ -72,13 +72,16 @@ bool IsRule(std::string_view t, char c);
 bool IsGpuError(std::string_view t);
 
 // A logger's error line: "ERROR ...", "FATAL: ...", "[ERROR] ...",
-// "... ERROR launcher: ..." (level within the first words), a structured
+// "... ERROR launcher: ..." (level within the first words, Celery's
+// "ERROR/MainProcess" and nginx's "[emerg]" among them), a structured
 // logger's "level=error" or "\"level\":\"error\"", "Error: ...", a tool's
 // "Error response from daemon: ..." or "CMake Error: ..." / "CMake Error at
 // CMakeLists.txt:12 (find_package):", an HTTP client's "403 Client Error:
 // ...", PHP's "Fatal error: ...", .NET's "Unhandled exception. ...",
 // Elixir's "** (Mix) ...", apt's "E: ...", pnpm's "ERR_PNPM_...", yarn's
-// "error Command failed ...", npm's debug log's "32 error ...", curl's
+// "error Command failed ...", npm's debug log's "32 error ...", the AWS
+// CLI's "fatal error: An error occurred (AccessDenied) ...", webpack's
+// "Failed to compile.", curl's
 // "curl: (60) ...", xcodebuild's "** BUILD FAILED **", Kotlin's "e: ...",
 // Jupyter's "[E 10:08:13.182 NotebookApp] ...", a linker's "error LNK2019:
 // ...", BuildKit's "failed to solve: ...", kubectl's "Unable to connect to
