@@ -65,10 +65,12 @@ TEST(Excerpts, RealErrorOutputGivesTheBlockAReaderWouldPointAt) {
   EXPECT_EQ(f.quiet, 38u);
   // As measured with the rules written from the set (before them: 94, 185
   // and 168); most of the rest are traces cut before their message and
-  // reports in no tool's usual words.
-  EXPECT_LE(f.no_block, 78u);
+  // reports in no tool's usual words. (One root moved on purpose: uvicorn's
+  // "ERROR: Exception in ASGI application" now comes after the exception
+  // group's traceback it announces.)
+  EXPECT_LE(f.no_block, 77u);
   EXPECT_GE(f.decided, 199u);
-  EXPECT_GE(f.root_decided, 178u);
+  EXPECT_GE(f.root_decided, 177u);
   EXPECT_LE(f.quiet_with_block, 3u);
 }
 

@@ -1122,6 +1122,48 @@ TEST(Blocks, LevelsFurtherInTheLine) {
   EXPECT_TRUE(Segment("[notice] 1#1: using the \"epoll\" event method\nthe error rate stayed at 0\n").empty());
 }
 
+// Python 3.11's exception groups print their tracebacks behind a gutter
+// (Starlette and anyio under uvicorn, from
+// https://github.com/phash/praxiszeit/issues/51, with a sub-exception as
+// Python prints one). The group's traceback and each sub-exception's are
+// blocks of their own, and the first sub-exception explains the group.
+TEST(Blocks, AnExceptionGroupIsExplainedByItsFirstSubException) {
+  const std::string log =
+      "ERROR:    Exception in ASGI application\n"
+      "  + Exception Group Traceback (most recent call last):\n"
+      "  |   File \"/usr/local/lib/python3.12/site-packages/starlette/_utils.py\", line 76, in collapse_excgroups\n"
+      "  |     yield\n"
+      "  |   File \"/usr/local/lib/python3.12/site-packages/anyio/_backends/_asyncio.py\", line 783, in __aexit__\n"
+      "  |     raise BaseExceptionGroup(\n"
+      "  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n"
+      "  +-+---------------- 1 ----------------\n"
+      "    | Traceback (most recent call last):\n"
+      "    |   File \"/app/main.py\", line 12, in handler\n"
+      "    |     return await db.fetch(query)\n"
+      "    | asyncpg.exceptions.UndefinedTableError: relation \"users\" does not exist\n"
+      "    +------------------------------------\n"
+      "INFO:     127.0.0.1:5000 - \"GET / HTTP/1.1\" 500\n";
+  auto blocks = Segment(log);
+  const Block* group = nullptr;
+  long sub = -1;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    if (blocks[i].decisive.starts_with("ExceptionGroup: ")) group = &blocks[i];
+    if (blocks[i].decisive.starts_with("asyncpg.exceptions.UndefinedTableError: ")) sub = static_cast<long>(i);
+  }
+  ASSERT_NE(group, nullptr);
+  ASSERT_GE(sub, 0);
+  EXPECT_EQ(group->kind, BlockKind::kPython);
+  EXPECT_EQ(group->first_line, 2u);
+  EXPECT_EQ(group->decisive_line, 7u);
+  ASSERT_EQ(group->frames.size(), 2u);
+  EXPECT_TRUE(group->frames[0].starts_with("File \"/usr/local/lib/python3.12/site-packages/starlette/_utils.py\""));
+  EXPECT_EQ(group->caused_by, sub);
+  EXPECT_EQ(blocks[static_cast<std::size_t>(sub)].decisive_line, 12u);
+  EXPECT_EQ(blocks[static_cast<std::size_t>(sub)].frames.size(), 1u);
+  // After the report, lines are read as they are: the gutter is gone.
+  for (const Block& b : blocks) EXPECT_LT(b.last_line, 14u) << b.decisive;
+}
+
 // A log scan offers the segmenter only the lines with a trigger word as
 // block starts: every start rule needs one. Next.js marks its errors "⨯"
 // (https://github.com/guacsec/guac-visualizer/issues/98), and its stack

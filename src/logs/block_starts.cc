@@ -217,6 +217,15 @@ bool IsCompilerError(std::string_view t) {
 
 bool IsPythonFrame(std::string_view t) { return t.starts_with("File \"") && Contains(t, "\", line "); }
 
+bool IsGroupTracebackHeader(std::string_view t) { return t == "+ Exception Group Traceback (most recent call last):"; }
+
+std::optional<std::string_view> WithoutGroupGutter(std::string_view line) {
+  const std::string_view s = TrimLeft(line);
+  if (s.starts_with("| ") || s.starts_with("+ ")) return s.substr(2);
+  if (s == "|" || s.starts_with("+-")) return std::string_view();
+  return std::nullopt;
+}
+
 bool IsErrorBanner(std::string_view t) {
   constexpr std::string_view kRuleChars = "=-*#~";
   if (t.size() < 11 || kRuleChars.find(t.front()) == std::string_view::npos || t.back() != t.front()) return false;

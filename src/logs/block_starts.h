@@ -5,6 +5,7 @@
 // the line, no allocation.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -59,6 +60,21 @@ std::string PytestHeaderName(std::string_view header);
 // AssertionError", "ERROR tests/x.py::test_z"), spelled as
 // PytestHeaderName spells it; "" for any other line.
 std::string PytestSummaryName(std::string_view t);
+
+// Python 3.11+ prints an exception group's tracebacks behind a gutter:
+//   + Exception Group Traceback (most recent call last):
+//   |   File "app.py", line 3, in <module>
+//   | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)
+//   +-+---------------- 1 ----------------
+//     | Traceback (most recent call last):
+//     | ValueError: boom
+//     +------------------------------------
+// IsGroupTracebackHeader: the first of those lines (trimmed).
+// WithoutGroupGutter: a line of the report with its gutter taken off, the
+// indentation after it kept ("" for the rules), or nullopt for a line that
+// has no gutter: the report ended.
+bool IsGroupTracebackHeader(std::string_view t);
+std::optional<std::string_view> WithoutGroupGutter(std::string_view line);
 
 // A banner a tool draws over its error report: "=====ERROR=====",
 // "------ ERROR ------", "*** FAILURE ***" (bitsandbytes' CUDA setup

@@ -186,6 +186,15 @@ void BlockSegmenter::SingleLine(BlockKind kind, std::size_t line_no, std::string
 
 void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark mark, bool may_start,
                          std::size_t origin, bool problem) {
+  if (in_group_) {
+    if (const std::optional<std::string_view> inner = WithoutGroupGutter(text)) {
+      text = *inner;
+    } else {
+      // The report ended; so did the message of the exception it ended on.
+      if (state_ == State::kExceptionMessage) CloseException(current_.decisive_line, current_.decisive);
+      in_group_ = false, group_block_ = -1;
+    }
+  }
   if (AfterBanner(line_no)) may_start = true;
   // The common case, first: an ordinary line outside any block.
   if (state_ == State::kNone && !pending_kind_ && !may_start && mark == LineMark::kNone &&
@@ -203,7 +212,8 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
   if (pending_kind_) {
     if (IsAtFrame(text) && pending_line_ + 1 == line_no) {
       pending_kind_.reset();  // the pending line heads this stack trace (Start takes it from prev_text_)
-    } else if (indented && !blank && pending_line_ + 1 == line_no && !IsPythonFrame(t)) {
+    } else if (indented && !blank && pending_line_ + 1 == line_no && !IsPythonFrame(t) &&
+               !IsGroupTracebackHeader(t)) {
       // Details of the error line: read on as one block.
       Open(State::kDetails, *pending_kind_, pending_line_, pending_text_,
            pending_origin_);
@@ -303,6 +313,13 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
   if (t == "Traceback (most recent call last):") {
     Open(State::kPython, BlockKind::kPython, line_no, text, origin_);
     traceback_indent_ = text.size() - TrimLeft(text).size();
+    return;
+  }
+  if (IsGroupTracebackHeader(t)) {
+    // The lines after it are read without their gutter, indented from it.
+    Open(State::kPython, BlockKind::kPython, line_no, text, origin_);
+    traceback_indent_ = 0;
+    in_group_ = true, group_block_ = -1;
     return;
   }
   if (IsPythonFrame(t) && !text.starts_with(t)) {
@@ -445,6 +462,13 @@ void BlockSegmenter::CloseException(std::size_t line_no, std::string_view text) 
   }
   chain_from_ = -1;
   last_python_ = index;
+  if (in_group_ && index >= 0) {
+    if (group_block_ < 0) {
+      group_block_ = index;
+    } else if (index != group_block_ && blocks_[static_cast<std::size_t>(group_block_)].caused_by < 0) {
+      blocks_[static_cast<std::size_t>(group_block_)].caused_by = index;
+    }
+  }
 }
 
 long BlockSegmenter::CloseStack() {

@@ -308,6 +308,10 @@ class BlockSegmenter {
   long last_stack_ = -1;
   bool pending_caused_by_ = false;
   BlockKind current_kind_ = BlockKind::kJava;  // kJava or kJavascript for the trace being read
+  // Inside an exception group's report (WithoutGroupGutter), and the block
+  // of the group's own traceback, which its first sub-exception explains.
+  bool in_group_ = false;
+  long group_block_ = -1;
   // The line of the last error banner (IsErrorBanner): the next non-blank
   // line, one blank line allowed, is an error line.
   std::size_t banner_line_ = 0;
