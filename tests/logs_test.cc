@@ -72,6 +72,15 @@ TEST(Preprocess, StripsWhatTerminalsAndCiSystemsAdd) {
             "ERROR db: refused");
   EXPECT_EQ(C("error    | db: refused").text, "error    | db: refused");
   EXPECT_EQ(C("Name | Value").text, "Name | Value");
+  // PM2's process column, under Docker Compose's
+  // (https://github.com/socioboard/Socioboard-5.0/issues/287) or alone
+  // (https://github.com/nodejs/node/issues/16768); a number in a table is
+  // not one.
+  EXPECT_EQ(C("api_1    | 0|user.ser | Error [ERR_MODULE_NOT_FOUND]: Cannot find module").text,
+            "Error [ERR_MODULE_NOT_FOUND]: Cannot find module");
+  EXPECT_EQ(C("0|mm  | (node:5263) UnhandledPromiseRejectionWarning: Unhandled promise rejection").text,
+            "(node:5263) UnhandledPromiseRejectionWarning: Unhandled promise rejection");
+  EXPECT_EQ(C("3|Total | 12").text, "3|Total | 12");
   // syslog and journald: stamp, host and program tag
   // (https://github.com/TechnicallyCoded/Inventory-Rollback-Plus/issues/210);
   // the day padded with a blank; a stamp without host and tag; a line that

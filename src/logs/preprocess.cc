@@ -251,6 +251,14 @@ std::size_t PrefixAt(std::string_view s, LineMark* mark) {
       }
     }
   }
+  // PM2's process column: "0|api  | " (the process id, its name, padding,
+  // a bar), as `pm2 logs` prints it, often under Docker Compose's own.
+  if (Digit(c0)) {
+    const std::size_t d = Digits(s, 0);
+    if (d < s.size() && s[d] == '|') {
+      if (const std::size_t n = ServicePrefixAt(s.substr(d + 1))) return d + 1 + n;
+    }
+  }
   // GitHub Actions workflow commands.
   if (c0 == '#' && s.size() > 3 && s[1] == '#' && s[2] == '[') {
     for (std::string_view cmd : {"##[error]", "##[warning]", "##[group]", "##[endgroup]", "##[debug]", "##[notice]"}) {
