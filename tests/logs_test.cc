@@ -1203,6 +1203,35 @@ TEST(Triggers, MarkTheLinesThatMayStartABlock) {
   EXPECT_EQ(seg.blocks()[0].decisive_line, 1u);
 }
 
+// Go's compiler names no level, so a scan offers its lines by the ".go:"
+// in them; before Go 1.10 they had no column, and then only the
+// compiler's own phrases make one (from
+// https://github.com/michenriksen/gitrob/issues/129 and
+// https://github.com/kisielk/errcheck/issues/17). A test's log line is
+// offered but is no diagnostic.
+TEST(Triggers, GoDiagnosticsStartBlocksInAScan) {
+  const std::string log =
+      "go build ./...\n"
+      "go/src/github.com/michenriksen/gitrob/core/github.go:43:7: cannot use user.ID (type *int64) as type *int in "
+      "field value\n"
+      "errcheck/main.go:196: cannot use exprFn (type func(ast.Expr, types.Type, interface {})) as type "
+      "func(ast.Expr, types.Type, exact.Value) in field value\n"
+      "    x_test.go:12: got 3, want 4\n";
+  const std::vector<std::size_t> starts = LineStarts(log);
+  std::vector<uint8_t> flags;
+  MarkTriggerLines(log, starts, /*problem_lines=*/false, &flags);
+  BlockSegmenter seg;
+  std::string scratch;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    seg.Add(i + 1, Clean(LineText(log, starts, i), &scratch).text, LineMark::kNone, (flags[i] & kTriggerLine) != 0);
+  }
+  seg.Finish();
+  ASSERT_EQ(seg.blocks().size(), 2u);
+  EXPECT_EQ(seg.blocks()[0].kind, BlockKind::kCompiler);
+  EXPECT_EQ(seg.blocks()[0].decisive_line, 2u);
+  EXPECT_EQ(seg.blocks()[1].decisive_line, 3u);
+}
+
 TEST(Blocks, ATracebackPastedWithoutItsHeader) {
   auto blocks = Segment("  File \"/usr/lib/python3/django/db/utils.py\", line 97, in __exit__\n"
                         "    six.reraise(dj_exc_type, dj_exc_value, traceback)\n"

@@ -115,6 +115,18 @@ bool IsGoDiagnostic(std::string_view t) {
     while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
     if (i == digits || i >= t.size() || t[i] != ':') return false;
     ++i;
+    if (field == 0 && i < t.size() && t[i] == ' ') {
+      // No column: Go before 1.10, and messages only the compiler writes
+      // ("errcheck/main.go:196: cannot use exprFn (type func(...)) as type
+      // ..."); a test's own log line has the same shape.
+      const std::string_view message = t.substr(i + 1);
+      for (std::string_view phrase : {"cannot use ", "undefined: ", "imported and not used", "declared and not used",
+                                      "declared but not used", "syntax error: ", "missing return", "too many arguments",
+                                      "not enough arguments", "invalid operation: "}) {
+        if (message.starts_with(phrase)) return true;
+      }
+      return false;
+    }
   }
   return i + 1 < t.size() && t[i] == ' ';
 }

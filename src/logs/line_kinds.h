@@ -31,8 +31,10 @@ bool IsSourceLine(std::string_view cleaned_line);
 
 // A diagnostic of the Go toolchain, which names no severity: a Go file's
 // location, then the message ("lbc/lbc.go:27:2: missing go.sum entry ...",
-// "./main.go:12:5: undefined: foo"). A test's log line ("x_test.go:12:
-// got 3") has no column and is not one.
+// "./main.go:12:5: undefined: foo"), or without a column as Go before 1.10
+// printed them, when the message is one only the compiler writes
+// ("main.go:196: cannot use x (type int) as type string ..."). A test's
+// log line ("x_test.go:12: got 3") is not one.
 bool IsGoDiagnostic(std::string_view cleaned_line);
 
 // A line that only reports that something else failed: an exit status

@@ -23,7 +23,9 @@ const std::vector<std::string>& TriggerWords() {
       // "● Suite › test"; Ruby's
       // "file.rb:12:in `m': boom (RuntimeError)"; kubectl's "Unable to
       // connect to the server"; Kotlin's "App.kt: (195, 24): ...".
-      "[e ", "[c ", "fail ", "\u25cf ", ":in `", ":in '", "unable to connect to the server", ".kt: ("};
+      "[e ", "[c ", "fail ", "\u25cf ", ":in `", ":in '", "unable to connect to the server", ".kt: (",
+      // Go's compiler names no level: "./main.go:12:5: undefined: foo".
+      ".go:"};
   return words;
 }
 
