@@ -3,7 +3,6 @@
 // again with them, as a paste of the error would have shown it.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "logs/blocks.h"
 #include "logs/preprocess.h"
 #include "scan_util.h"
+#include "segment_util.h"
 #include "test_util.h"
 
 namespace kedb {
@@ -21,20 +21,9 @@ using logs::BlockSegmenter;
 using testing::FromRecords;
 using testing::MakeRecord;
 using testing::ScanText;
+using testing::Segment;
 using testing::TempDir;
 
-std::vector<Block> Segment(const std::string& log) {
-  BlockSegmenter seg;
-  std::istringstream in(log);
-  std::string line, scratch;
-  std::size_t n = 0;
-  while (std::getline(in, line)) {
-    logs::CleanLine c = logs::Clean(line, &scratch);
-    seg.Add(++n, c.text, c.mark);
-  }
-  seg.Finish();
-  return seg.TakeBlocks();
-}
 
 std::vector<std::string> Texts(const std::vector<Block::AroundLine>& lines) {
   std::vector<std::string> out;

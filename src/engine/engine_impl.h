@@ -77,12 +77,18 @@ class Engine::Impl {
   void ScoreBlock(const ErrorBlock& block, const logs::Block* found,
                   const std::vector<std::pair<std::size_t, std::string>>& hit_texts, const MatchOptions& options,
                   std::vector<match::Candidate>* candidates) const;  // scan.cc
+  // Scan, stage 4b: each of the first `max_blocks` blocks the segmenter
+  // found (`found`, same index as in `blocks`) that no record explains,
+  // read with the lines around it; its matches go into `blocks`
+  // (scan_around.cc).
+  void ReadBlocksAround(const std::vector<logs::Block>& found, std::size_t max_blocks, const MatchOptions& options,
+                        std::vector<ErrorBlock>* blocks) const;
   // Scan: the candidates of a block no record explained, read again with
   // the lines around it (logs::Block::lead and trail), except those for
   // which `explained` is true: lines of blocks with known errors of their
   // own.
   std::vector<match::Candidate> ReadAround(const logs::Block& found, const std::function<bool(std::size_t)>& explained,
-                                           const MatchOptions& options) const;  // scan.cc
+                                           const MatchOptions& options) const;  // scan_around.cc
 
  private:
   // The engine's own BM25 index (a layered engine's base's), read from

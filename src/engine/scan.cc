@@ -52,10 +52,6 @@ constexpr std::size_t kQuietLines = 4096;
 // status (see Tidy).
 constexpr double kSureOnExitStatus = 0.5;
 
-// The confidence a known error needs when it was found only by reading a
-// block with the lines around it (stage 4b): the block itself named none.
-constexpr double kSureAround = 0.5;
-
 // Reading a block as a message costs tens of microseconds to a few
 // milliseconds; a log of endless distinct errors is read so only up to
 // kMessageBlocks, and its other blocks by their decisive lines.
@@ -303,50 +299,6 @@ PlacedBlocks PlaceHits(std::vector<logs::Block> found, std::vector<HitRegions::R
   return p;
 }
 
-// Stage 4b, once a known error was found by reading a block with the lines
-// around it: the block takes in the line the error was found on, and a
-// block that only reported an exit status is shown at that line.
-void TakeInAround(const logs::Block& found, ErrorBlock* e) {
-  const std::size_t line = e->matches[0].line;
-  e->first_line = std::min(e->first_line, line);
-  e->last_line = std::max(e->last_line, line);
-  if (!logs::IsWrapperLine(e->decisive)) return;
-  for (const auto* around : {&found.lead, &found.trail}) {
-    for (const auto& l : *around) {
-      if (l.line_no == line) e->decisive_line = line, e->decisive = l.text;
-    }
-  }
-}
-
-// Stage 4b: each block the segmenter found that no record explains, read
-// again with the lines around it (Engine::Impl::ReadAround). Blocks with a
-// known error are known by their line ranges, a failed step's wide one
-// included (FindBlock looks back a few spans, enough for these).
-void ReadUnexplainedAround(const Engine::Impl& engine, const PlacedBlocks& placed, const MatchOptions& options,
-                           std::vector<ErrorBlock>* blocks) {
-  std::vector<BlockSpan> explained;
-  for (std::size_t i = 0; i < blocks->size(); ++i) {
-    const ErrorBlock& b = (*blocks)[i];
-    if (b.matches.empty()) continue;
-    explained.push_back({b.first_line, b.last_line, i});
-    if (i < placed.found.size()) {
-      for (auto [f, l] : placed.found[i].repeats) explained.push_back({f, l, i});
-    }
-  }
-  std::sort(explained.begin(), explained.end());
-  auto is_explained = [&explained](std::size_t line) { return FindBlock(explained, line, line) >= 0; };
-  for (std::size_t i = 0; i < placed.found.size() && i < kMessageBlocks; ++i) {
-    const logs::Block& found = placed.found[i];
-    ErrorBlock& b = (*blocks)[i];
-    if (!b.matches.empty() || (found.lead.empty() && found.trail.empty())) continue;
-    std::vector<Candidate> around = engine.ReadAround(found, is_explained, options);
-    match::KeepBest(&around, options);
-    b.matches = match::Explain(std::move(around), options);
-    if (!b.matches.empty() && b.matches[0].confidence < kSureAround) b.matches.clear();
-    if (!b.matches.empty()) TakeInAround(found, &b);
-  }
-}
-
 // Stage 5a: a failed step whose output holds a known error is shown at that
 // error.
 void ShowStepsAtTheirError(const std::vector<logs::Block>& found, std::vector<ErrorBlock>* blocks) {
@@ -475,56 +427,6 @@ void Engine::Impl::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
   for (Candidate& c : *candidates) match::SetContext(*this, words, affinity, &c);
 }
 
-std::vector<Candidate> Engine::Impl::ReadAround(const logs::Block& found,
-                                                const std::function<bool(std::size_t)>& explained,
-                                                const MatchOptions& options) const {
-  // The block's own lines (a failed step's exit status only: the problem
-  // lines it gathered from far back were read already) between its lead
-  // and its trail, each once, in log order. Lines that only report another
-  // failure (wandb's "(failed 1)" after a traceback) say nothing of which
-  // error it was. A line of a block with a known error of its own is
-  // context, never where this block's error is found: an unknown error
-  // next to a known one stays unknown.
-  std::vector<logs::Block::AroundLine> lines;
-  auto add_around = [&lines](const std::vector<logs::Block::AroundLine>& around) {
-    for (const auto& l : around) {
-      if (!logs::IsWrapperLine(l.text)) lines.push_back(l);
-    }
-  };
-  add_around(found.lead);
-  if (found.kind == BlockKind::kStep || found.text.empty()) {
-    lines.push_back({found.decisive_line, 0, logs::LineMark::kNone, found.decisive});
-    for (const auto& l : found.text_lines) {
-      if (l.line_no == found.decisive_line) lines.back().origin = l.origin, lines.back().mark = l.mark;
-    }
-  } else {
-    std::size_t at = 0;
-    for (const auto& l : found.text_lines) {
-      const std::size_t end = found.text.find('\n', at);
-      lines.push_back({l.line_no, l.origin, l.mark, found.text.substr(at, end - at)});
-      at = end + 1;
-    }
-  }
-  add_around(found.trail);
-  std::stable_sort(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.line_no < b.line_no; });
-  lines.erase(std::unique(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.line_no == b.line_no; }),
-              lines.end());
-  std::string text, context;
-  match::MessageLines m;
-  for (const auto& l : lines) {
-    (context += l.text) += '\n';
-    if (explained(l.line_no) && !(l.line_no >= found.first_line && l.line_no <= found.last_line)) continue;
-    m.starts.push_back(text.size());
-    (text += l.text) += '\n';
-    m.origins.push_back(l.origin);
-    m.marks.push_back(l.mark);
-    m.numbers.push_back(l.line_no);
-  }
-  m.text = text;
-  if (context.size() != text.size()) m.context = context;
-  return MessageCandidates(m, options);
-}
-
 Status Engine::Impl::Scan(std::istream& raw, const ScanOptions& options, ScanResult* result) const {
   Build();
   // Stages 1 and 2, on the log decompressed when it is gzip or zstd.
@@ -553,7 +455,7 @@ Status Engine::Impl::Scan(std::istream& raw, const ScanOptions& options, ScanRes
     match::KeepBest(&placed.candidates[i], options.match);
     blocks[i].matches = match::Explain(std::move(placed.candidates[i]), options.match);
   }
-  ReadUnexplainedAround(*this, placed, options.match, &blocks);  // stage 4b
+  ReadBlocksAround(placed.found, kMessageBlocks, options.match, &blocks);  // stage 4b
 
   // Stage 5.
   Tidy(placed.found, options.region_gap, &blocks);
