@@ -112,6 +112,22 @@ TEST(Around, AnExitStatusIsShownAtTheErrorItsStepPrintedLast) {
   EXPECT_EQ(root.first_line, 33u);
   EXPECT_EQ(root.last_line, 34u);
 
+  // After hundreds of distinct errors no record knows (only the first and
+  // last few of them are read with their surroundings), the step that
+  // failed the job still is.
+  std::string noisy;
+  for (int i = 0; i < 300; ++i) {
+    noisy += "ERROR shard ";
+    noisy += static_cast<char>('a' + i % 26);  // names, not numbers: each a distinct error
+    noisy += static_cast<char>('a' + i / 26);
+    noisy += ": quantum flux misaligned\nok\n";
+  }
+  r = ScanText(*e, noisy + log);
+  EXPECT_GT(r.blocks.size(), 300u);
+  bool found = false;
+  for (const ErrorBlock& b : r.blocks) found |= !b.matches.empty() && b.matches[0].record->id == "t/manifest";
+  EXPECT_TRUE(found);
+
   // The same step printing nothing that reads like a known error: its exit
   // status stays unexplained.
   std::string other = log;

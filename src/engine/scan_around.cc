@@ -22,6 +22,10 @@ using match::FindBlock;
 // block with the lines around it (stage 4b): the block itself named none.
 constexpr double kSureAround = 0.5;
 
+// How many unexplained blocks at each end of a log are read with their
+// surroundings (ReadBlocksAround).
+constexpr std::size_t kAroundEnds = 32;
+
 // Stage 4b, once a known error was found by reading a block with the lines
 // around it: the block takes in the line the error was found on, and a
 // block that only reported an exit status is shown at that line.
@@ -55,10 +59,21 @@ void Engine::Impl::ReadBlocksAround(const std::vector<logs::Block>& found_blocks
   }
   std::sort(explained.begin(), explained.end());
   auto is_explained = [&explained](std::size_t line) { return FindBlock(explained, line, line) >= 0; };
+  // Reading a block with its surroundings costs about nine lines' worth of
+  // fuzzy search. A log of thousands of distinct unknown errors is read so
+  // only at its first and last kAroundEnds such blocks: where a cascade
+  // starts and where the job gave up.
+  std::vector<std::size_t> unexplained;
   for (std::size_t i = 0; i < found_blocks.size() && i < max_blocks; ++i) {
     const logs::Block& found = found_blocks[i];
+    if ((*blocks)[i].matches.empty() && !(found.lead.empty() && found.trail.empty())) unexplained.push_back(i);
+  }
+  if (unexplained.size() > 2 * kAroundEnds) {
+    unexplained.erase(unexplained.begin() + kAroundEnds, unexplained.end() - kAroundEnds);
+  }
+  for (const std::size_t i : unexplained) {
+    const logs::Block& found = found_blocks[i];
     ErrorBlock& b = (*blocks)[i];
-    if (!b.matches.empty() || (found.lead.empty() && found.trail.empty())) continue;
     std::vector<Candidate> around = ReadAround(found, is_explained, options);
     match::KeepBest(&around, options);
     b.matches = match::Explain(std::move(around), options);
