@@ -6,7 +6,9 @@
 //   build/kedb-bench [--benchmark_filter=...]
 // Corpus benchmarks need ../shared/corpora/deadends (KEDB_CORPUS overrides).
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -139,6 +141,32 @@ void BM_ScanCorpusCiLog(benchmark::State& state) {
   ScanBench(state, *e, log, state.range(0) != 0);
 }
 BENCHMARK(BM_ScanCorpusCiLog)->ArgName("all_lines")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(2);
+
+// A log of thousands of distinct errors no record knows (a service's own
+// ERROR lines, each naming a different shard and step): every block is
+// read as a message, and the unexplained ones with their surroundings.
+void BM_ScanCorpusUnknownErrors(benchmark::State& state) {
+  auto e = OpenOrSkip(CorpusPath(), state);
+  if (!e) return;
+  static const std::string log = [] {
+    static constexpr std::array<std::string_view, 8> kWords = {"alpha", "gamma", "quark", "shard",
+                                                              "widget", "gizmo", "flux", "sigma"};
+    std::string out;
+    for (std::size_t i = 0; i < 100000; ++i) {
+      if (i % 5 != 0) {
+        out += fmt::format("INFO processing item {} of the {} batch\n", i, kWords[i % 8]);
+        continue;
+      }
+      // Names, not numbers, tell the errors apart: numbers are masked.
+      std::string name;
+      for (std::size_t k = i / 5; k > 0; k /= 8) name += kWords[k % 8].substr(0, 2);
+      out += fmt::format("ERROR {}: the {} step for {} failed\n", name, kWords[(i / 5) % 8], name);
+    }
+    return out;
+  }();
+  ScanBench(state, *e, log);
+}
+BENCHMARK(BM_ScanCorpusUnknownErrors)->Unit(benchmark::kMillisecond)->MinTime(2);
 
 // The same with broad patterns tried on every line (`kedb scan --all-lines`).
 void BM_ScanCorpusAllLines(benchmark::State& state) {
