@@ -76,6 +76,19 @@ void MergeNeighbours(std::vector<ErrorBlock>* blocks, std::size_t gap) {
   *blocks = std::move(kept);
 }
 
+std::vector<std::string_view> KeptTexts(const logs::Block& b) {
+  std::vector<std::string_view> out;
+  out.reserve(b.text_lines.size());
+  const std::string_view text = b.text;
+  std::size_t at = 0;
+  for (std::size_t k = 0; k < b.text_lines.size() && at < text.size(); ++k) {
+    const std::size_t end = text.find('\n', at);
+    out.push_back(text.substr(at, end - at));
+    at = end == std::string_view::npos ? text.size() : end + 1;
+  }
+  return out;
+}
+
 long FindBlock(const std::vector<BlockSpan>& spans, std::size_t first, std::size_t last) {
   auto it = std::upper_bound(spans.begin(), spans.end(), BlockSpan{last, 0, 0});
   // Blocks do not overlap one another, so only a few before `last` can reach back.

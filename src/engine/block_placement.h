@@ -23,6 +23,10 @@ struct BlockSpan {
 // binary search over its kept lines.
 bool Kept(const logs::Block& b, std::size_t line);
 
+// The text of each line block `b` kept, in order (one per b.text_lines),
+// pointing into b.text.
+std::vector<std::string_view> KeptTexts(const logs::Block& b);
+
 // The block whose lines overlap [first, last], or -1. Cost: a binary search.
 long FindBlock(const std::vector<BlockSpan>& spans, std::size_t first, std::size_t last);
 

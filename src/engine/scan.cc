@@ -307,15 +307,13 @@ void ShowStepsAtTheirError(const std::vector<logs::Block>& found, std::vector<Er
     if (e.kind != BlockKind::kStep || e.matches.empty()) continue;
     const std::size_t line = e.matches[0].line;
     const logs::Block& b = found[i];
-    std::size_t at = 0;
-    for (std::size_t k = 0; k < b.text_lines.size(); ++k) {
-      const std::size_t end = b.text.find('\n', at);
+    const std::vector<std::string_view> kept = match::KeptTexts(b);
+    for (std::size_t k = 0; k < kept.size(); ++k) {
       if (b.text_lines[k].line_no == line) {
         e.decisive_line = line;
-        e.decisive = b.text.substr(at, end - at);
+        e.decisive = std::string(kept[k]);
         break;
       }
-      at = end + 1;
     }
   }
 }

@@ -99,17 +99,16 @@ std::vector<Candidate> Engine::Impl::ReadAround(const logs::Block& found,
     }
   };
   add_around(found.lead);
-  if (found.kind == BlockKind::kStep || found.text.empty()) {
+  const std::vector<std::string_view> kept = match::KeptTexts(found);
+  if (found.kind == BlockKind::kStep || kept.empty()) {
     lines.push_back({found.decisive_line, 0, logs::LineMark::kNone, found.decisive});
     for (const auto& l : found.text_lines) {
       if (l.line_no == found.decisive_line) lines.back().origin = l.origin, lines.back().mark = l.mark;
     }
   } else {
-    std::size_t at = 0;
-    for (const auto& l : found.text_lines) {
-      const std::size_t end = found.text.find('\n', at);
-      lines.push_back({l.line_no, l.origin, l.mark, found.text.substr(at, end - at)});
-      at = end + 1;
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      const auto& l = found.text_lines[k];
+      lines.push_back({l.line_no, l.origin, l.mark, std::string(kept[k])});
     }
   }
   add_around(found.trail);

@@ -25,6 +25,10 @@ std::string Key(BlockKind kind, std::string_view decisive) {
   return key;
 }
 
+// A problem line that can say why a step failed: it states a failure and
+// is no warning (a deprecation explains no failed step).
+bool SaysWhatFailed(std::string_view line) { return !IsWarningLine(line) && StatesFailure(line); }
+
 }  // namespace
 
 void BlockSegmenter::Open(State state, BlockKind kind, std::size_t line_no, std::string_view text,
@@ -152,7 +156,7 @@ void BlockSegmenter::TakeStepLines() {
     const ProblemLine& l = problem_lines_[(problem_next_ + k) % problem_lines_.size()];
     if (l.line_no == 0 || l.line_no <= last_block_end_ || l.line_no >= current_.first_line) continue;
     if (l.line_no + kStepWindow < current_.first_line) break;
-    if (IsWarningLine(l.text) || !StatesFailure(l.text)) continue;  // not why a step failed
+    if (!SaysWhatFailed(l.text)) continue;
     step.push_back(&l);
   }
   if (step.empty()) return;
@@ -500,7 +504,7 @@ void BlockSegmenter::TakeLastWords() {
   if (prev_line_no_ < kLastWordsMinLines) return;
   const ProblemLine& l = problem_lines_[(problem_next_ + problem_lines_.size() - 1) % problem_lines_.size()];
   if (l.line_no == 0 || l.line_no + kLastWordsLines < prev_line_no_) return;
-  if (IsWarningLine(l.text) || !StatesFailure(l.text)) return;
+  if (!SaysWhatFailed(l.text)) return;
   SingleLine(BlockKind::kErrorLine, l.line_no, l.text, l.origin);
 }
 
