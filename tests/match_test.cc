@@ -640,11 +640,12 @@ TEST(PatternSet, OnlyBareBranchesGoToTheRegexDatabase) {
 // exact matching without marks are unaffected.
 TEST(PatternSet, BroadLiteralsOnlyOnMarkedLines) {
   testing::TempDir cache;
-  auto set = match::PatternSet::Build({R"(mode=\d)", "CUDNN_STATUS_BAD_PARAM", R"(\d\.\dx)"}, cache.path().string());
+  ASSERT_FALSE(logs::HoldsProblemWord("inotify_add_watch"));
+  auto set = match::PatternSet::Build({R"(mode=\d)", "inotify_add_watch", R"(\d\.\dx)"}, cache.path().string());
   ASSERT_TRUE(set.ok());
   EXPECT_EQ((*set)->stats().broad_literals, 1u);  // "mode="
   EXPECT_TRUE((*set)->has_broad());
-  std::string text = "INFO mode=3 1.5x\nERROR mode=4 2.0x\nINFO CUDNN_STATUS_BAD_PARAM\n";
+  std::string text = "INFO mode=3 1.5x\nERROR mode=4 2.0x\nINFO inotify_add_watch\n";
   std::vector<std::size_t> starts = {0, 17, 35};
   auto scan = [&](const std::vector<uint8_t>* marks) {
     std::vector<match::LineHit> hits;
@@ -659,6 +660,39 @@ TEST(PatternSet, BroadLiteralsOnlyOnMarkedLines) {
   EXPECT_EQ(scan(nullptr), (V{{0, 0}, {0, 2}, {1, 0}, {1, 2}, {2, 1}}));
   std::vector<uint8_t> none = {0, 0, 0};
   EXPECT_EQ(scan(&none), (V{{2, 1}}));
+}
+
+// A distinctive literal that holds a problem word is looked for on marked
+// lines only, where a log scan's marks always put it: found as before, on
+// lines of any level, and grouped by gate like the others.
+TEST(PatternSet, LiteralsHoldingAProblemWordAreFoundOnTheLinesThatHoldThem) {
+  testing::TempDir cache;
+  const std::vector<std::string> patterns = {"CUDNN_STATUS_BAD_PARAM", R"(failed to mount volume \w+)",
+                                             "inotify_add_watch"};
+  auto set = match::PatternSet::Build(patterns, cache.path().string());
+  ASSERT_TRUE(set.ok());
+  EXPECT_EQ((*set)->stats().literals, 3u);
+  EXPECT_EQ((*set)->stats().broad_literals, 2u);
+  LinesText lines;
+  lines.Add("INFO CUDNN_STATUS_BAD_PARAM seen in a probe");
+  lines.Add("DEBUG retry: failed to mount volume data");
+  lines.Add("INFO inotify_add_watch");
+  lines.Add("INFO all is well");
+  lines.Add("cudnn_status_bad_param and FAILED TO MOUNT VOLUME x");
+  std::vector<uint8_t> marks;
+  logs::MarkTriggerLines(lines.text, lines.starts, /*problem_lines=*/true, &marks);
+  EXPECT_EQ(marks[2], 0);
+  std::vector<match::LineHit> all, marked;
+  (*set)->Scan(lines.text, lines.starts, &all);
+  (*set)->Scan(lines.text, lines.starts, &marked, &marks);
+  using V = std::vector<std::pair<uint32_t, uint32_t>>;
+  auto pairs = [](const std::vector<match::LineHit>& hits) {
+    V out;
+    for (const auto& h : hits) out.emplace_back(h.line, h.pattern);
+    return out;
+  };
+  EXPECT_EQ(pairs(all), (V{{0, 0}, {1, 1}, {2, 2}, {4, 0}, {4, 1}}));
+  EXPECT_EQ(pairs(marked), pairs(all));
 }
 
 // The corpus with problem lines marked as a log scan marks them: every
@@ -682,11 +716,22 @@ TEST_F(PatternSetOnCorpus, ScanOfProblemLines) {
     EXPECT_TRUE(want.count({h.line, h.pattern})) << "extra: " << patterns[h.pattern];
     unmarked_found += marks[h.line] == 0;
   }
+  // Elsewhere, every match a distinctive literal of the pattern leads to:
+  // the rule as the prefilter states it, whichever index holds the literal.
+  std::size_t by_distinctive = 0;
   for (auto [line, p] : want) {
     if (marks[line]) {
       EXPECT_TRUE(got.count({line, p})) << "missed on a problem line: " << patterns[p];
+      continue;
     }
+    auto parsed = regex::ParsePythonRegex(patterns[p]);
+    ASSERT_TRUE(parsed.ok());
+    const match::PrefilterPlan plan = match::PlanPrefilter(std::string(patterns[p]), *parsed);
+    if (!match::FoundOnAnyLine(plan, regex::FoldLiteralCase(logs::LineText(text, starts, line)))) continue;
+    ++by_distinctive;
+    EXPECT_TRUE(got.count({line, p})) << "missed on an unmarked line: " << patterns[p];
   }
+  EXPECT_GT(by_distinctive, 300u);
   EXPECT_GT(unmarked_found, 300u);
   // Most signatures read as a problem.
   EXPECT_GT(std::count(marks.begin(), marks.end(), 0), 0);

@@ -1,5 +1,7 @@
 #include "logs/triggers.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <string>
 
@@ -90,6 +92,28 @@ void MarkTriggerLines(std::string_view text, const std::vector<std::size_t>& sta
   db->Scan(text, [&](unsigned id, unsigned long long end) {
     (*flags)[lines.LineOfEnd(end)] |= id < triggers ? (kTriggerLine | kProblemLine) : kProblemLine;
   });
+}
+
+bool HoldsProblemWord(std::string_view text) {
+  const regex::HsDatabase* db = Database(/*problem_lines=*/true);
+  if (!db) return false;  // then every line is marked, and nothing is gained
+  bool found = false;
+  db->Scan(text, [&](unsigned, unsigned long long) { found = true; });
+  return found;
+}
+
+uint64_t ProblemWordsKey() {
+  static const uint64_t key = [] {
+    XXH3_state_t* st = XXH3_createState();
+    XXH3_64bits_reset(st);
+    for (const auto* words : {&TriggerWords(), &ProblemWords()}) {
+      for (const std::string& w : *words) XXH3_64bits_update(st, w.data(), w.size() + 1);  // with its '\0'
+    }
+    const uint64_t digest = XXH3_64bits_digest(st);
+    XXH3_freeState(st);
+    return digest;
+  }();
+  return key;
 }
 
 }  // namespace kedb::logs

@@ -29,4 +29,13 @@ inline constexpr uint8_t kProblemLine = 2;  // reads as a problem (every trigger
 void MarkTriggerLines(std::string_view text, const std::vector<std::size_t>& starts, bool problem_lines,
                       std::vector<uint8_t>* flags);
 
+// Whether `text` holds a trigger or problem word, so that any line holding
+// `text` is marked kProblemLine. The matcher looks for such a literal on
+// marked lines only, and loses nothing by it (pattern_shard.h).
+bool HoldsProblemWord(std::string_view text);
+
+// Changes whenever the words change: part of the key of anything that was
+// built with HoldsProblemWord.
+uint64_t ProblemWordsKey();
+
 }  // namespace kedb::logs

@@ -5,7 +5,9 @@
 // Two ways to find literals, with the same answers: a Hyperscan literal
 // database scans a long log at gigabytes a second, but must be copied out
 // of the file and checked whole before its first use (about 12 ms and
-// 12 MB for 128k literals). A short text (one error message, a request to
+// 12 MB for 128k literals). It holds the literals up to 16 bytes long and
+// only the first 16 bytes of the longer ones, which are then compared
+// where those are found. A short text (one error message, a request to
 // the server) is looked up instead in a hash table of the literals, keyed
 // by their first 8 bytes, behind a bitmap of key hashes: a few lookups per
 // byte, reading only the pages they touch. Both find each occurrence of
@@ -82,7 +84,7 @@ using LiteralMap = std::map<std::string, std::vector<uint32_t>>;
 
 class LiteralIndex {
  public:
-  static constexpr std::size_t kSections = 17;  // in a section file, from the first given
+  static constexpr std::size_t kSections = 18;  // in a section file, from the first given
   // Texts up to this size are looked up in the table, longer ones scanned
   // with the database. With fewer than kTableLiterals literals, Hyperscan
   // scans a short text faster than the table (the corpus's 2,522 patterns:
@@ -131,6 +133,10 @@ class LiteralIndex {
   void LookUp(const TextKeys& keys, F&& on_hit) const;
   template <typename F>
   void LiteralsBeginning(std::span<const uint32_t> group, std::string_view text, F&& on_hit) const;
+  // The literals longer than Hyperscan's keys that begin at `start` of
+  // `text`, behind table key `prefix`; `folded` is a buffer.
+  void LongLiteralsAt(uint32_t prefix, std::string_view text, std::size_t start, std::string* folded,
+                      const std::function<void(uint32_t literal, std::size_t end)>& on_hit) const;
 
   StoredDatabase db_;
   util::Array<uint32_t> offsets_, patterns_;
@@ -140,6 +146,7 @@ class LiteralIndex {
   util::Array<uint32_t> group_starts_, group_gates_, group_ends_;
   util::StringList gates_;
   uint64_t lengths_ = 0;
+  std::size_t longest_ = 0;  // the longest literal's length
   mutable std::atomic<uint32_t> table_uses_{0};
 };
 

@@ -140,7 +140,7 @@ void PatternSet::CountStats(std::size_t compiled) {
 
 bool PatternSet::has_broad() const {
   return std::any_of(shards_.begin(), shards_.end(), [](const PatternShard& s) {
-    return s.has_literals(PatternShard::Literals::kBroad) || s.has_fallback() || !s.every_line().empty();
+    return s.has_literals(PatternShard::Literals::kMarkedLine) || s.has_fallback() || !s.every_line().empty();
   });
 }
 
@@ -221,9 +221,12 @@ class PatternSet::LineConfirmer {
     patterns_.reserve(32);  // one allocation for the candidates of most lines
   }
 
-  // Line `line` holds literals `lits` (repeats allowed) and is a candidate
-  // for the patterns of `extra`; patterns by their local numbers.
-  void Line(uint32_t line, std::vector<uint32_t>* lits, std::span<const LineHit> extra) {
+  // Line `line` holds literals `lits` of the any-line index (repeats
+  // allowed) and `marked` of the marked-line index, and is a candidate for
+  // the patterns of `extra`; patterns by their local numbers.
+  void Line(uint32_t line, std::vector<uint32_t>* lits, std::span<const LineHit> marked,
+            std::span<const LineHit> extra) {
+    using Literals = PatternShard::Literals;
     std::sort(lits->begin(), lits->end());
     lits->erase(std::unique(lits->begin(), lits->end()), lits->end());
     patterns_.clear();
@@ -236,22 +239,26 @@ class PatternSet::LineConfirmer {
       folded = true;
     };
     gates_seen_.clear();
-    auto has_gate = [&](const PatternShard::LiteralGroup& g) {
+    // Gates are numbered per index.
+    auto has_gate = [&](Literals kind, const PatternShard::LiteralGroup& g) {
+      const uint64_t key = (uint64_t{static_cast<uint32_t>(kind)} << 32) | g.gate;
       for (const auto& [gate, found] : gates_seen_) {
-        if (gate == g.gate) return found;
+        if (gate == key) return found;
       }
       fold();
       const bool found = folded_.find(g.gate_text) != std::string::npos;
-      gates_seen_.emplace_back(g.gate, found);
+      gates_seen_.emplace_back(key, found);
       return found;
     };
-    for (uint32_t lit : *lits) {
-      shard_.Groups(PatternShard::Literals::kDistinct, lit, &groups_);
+    auto add_groups = [&](Literals kind, uint32_t lit) {
+      shard_.Groups(kind, lit, &groups_);
       for (const PatternShard::LiteralGroup& g : groups_) {
-        if (!g.gate_text.empty() && !has_gate(g)) continue;
+        if (!g.gate_text.empty() && !has_gate(kind, g)) continue;
         patterns_.insert(patterns_.end(), g.patterns.begin(), g.patterns.end());
       }
-    }
+    };
+    for (uint32_t lit : *lits) add_groups(Literals::kAnyLine, lit);
+    for (const LineHit& h : marked) add_groups(Literals::kMarkedLine, h.pattern);
     for (const LineHit& h : extra) patterns_.push_back(h.pattern);
     std::sort(patterns_.begin(), patterns_.end());
     patterns_.erase(std::unique(patterns_.begin(), patterns_.end()), patterns_.end());
@@ -282,7 +289,7 @@ class PatternSet::LineConfirmer {
   std::vector<LineHit>* hits_;
   std::vector<uint32_t> patterns_;
   std::vector<PatternShard::LiteralGroup> groups_;
-  std::vector<std::pair<uint32_t, bool>> gates_seen_;  // gate, whether this line holds it
+  std::vector<std::pair<uint64_t, bool>> gates_seen_;  // index and gate, whether this line holds it
   std::string folded_;
   // One per thread, kept across calls: its table grows with the number of
   // distinct literals, which a fresh one per call would pay for again.
@@ -293,41 +300,25 @@ class PatternSet::LineConfirmer {
   }
 };
 
-void PatternSet::BroadCandidates(const PatternShard& shard, std::string_view text,
-                                 const std::vector<std::size_t>& line_starts, const std::vector<uint8_t>* broad_lines,
-                                 std::vector<LineHit>* out) {
-  // The marked lines, copied together: Hyperscan's cost is per byte scanned.
-  std::string packed;
-  std::vector<std::size_t> packed_starts;
-  std::vector<uint32_t> original;  // packed line -> line of `text`
-  if (broad_lines) {
-    for (uint32_t i = 0; i < line_starts.size(); ++i) {
-      if (i >= broad_lines->size() || !(*broad_lines)[i]) continue;
-      packed_starts.push_back(packed.size());
-      original.push_back(i);
-      packed.append(logs::LineText(text, line_starts, i));
-      packed.push_back('\n');
-    }
-    if (packed.empty()) return;
-    text = packed;
-  }
-  const std::vector<std::size_t>& starts = broad_lines ? packed_starts : line_starts;
+void PatternSet::FindOnMarkedLines(const PatternShard& shard, std::string_view text,
+                                   const std::vector<std::size_t>& starts, const std::vector<uint32_t>* original,
+                                   const TextKeys* keys, MarkedCandidates* out) {
   auto line_of = [&](logs::LineCursor& c, std::size_t end) {
-    std::size_t line = c.LineOfEnd(end);
-    return broad_lines ? original[line] : static_cast<uint32_t>(line);
+    const std::size_t line = c.LineOfEnd(end);
+    return original ? (*original)[line] : static_cast<uint32_t>(line);
   };
   using Literals = PatternShard::Literals;
-  if (shard.has_literals(Literals::kBroad)) {
+  if (shard.has_literals(Literals::kMarkedLine)) {
     logs::LineCursor lines(starts);
-    shard.FindLiterals(Literals::kBroad, text, [&](uint32_t lit, std::size_t end) {
-      const uint32_t line = line_of(lines, end);
-      for (uint32_t q : shard.LiteralPatterns(Literals::kBroad, lit)) out->push_back({line, q});
-    });
+    shard.FindLiterals(
+        Literals::kMarkedLine, text,
+        [&](uint32_t lit, std::size_t end) { out->literals.push_back({line_of(lines, end), lit}); },
+        PatternShard::Route::kAuto, keys);
   }
   if (shard.has_fallback()) {
     logs::LineCursor lines(starts);
     auto on_match = [&](unsigned j, unsigned long long end) {
-      out->push_back({line_of(lines, end), shard.FallbackPattern(j)});
+      out->patterns.push_back({line_of(lines, end), shard.FallbackPattern(j)});
     };
     if (auto clean = SanitizedUtf8(text)) {
       shard.fallback_db().Scan(*clean, on_match);
@@ -337,7 +328,7 @@ void PatternSet::BroadCandidates(const PatternShard& shard, std::string_view tex
   }
   for (uint32_t q : shard.every_line()) {
     for (std::size_t i = 0; i < starts.size(); ++i) {
-      out->push_back({broad_lines ? original[i] : static_cast<uint32_t>(i), q});
+      out->patterns.push_back({original ? (*original)[i] : static_cast<uint32_t>(i), q});
     }
   }
 }
@@ -351,8 +342,22 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
   // A short text's keys are hashed once for every shard's literal table.
   std::optional<TextKeys> keys;
   if (shards_.size() > 1 && text.size() <= PatternShard::kShortText) keys.emplace(text);
+  // The marked lines, copied together once for every shard: Hyperscan's
+  // cost is per byte scanned.
+  std::optional<MarkedLines> marked;
+  if (broad_lines) {
+    marked.emplace();
+    for (uint32_t i = 0; i < line_starts.size(); ++i) {
+      if (i >= broad_lines->size() || !(*broad_lines)[i]) continue;
+      marked->starts.push_back(marked->text.size());
+      marked->original.push_back(i);
+      marked->text.append(logs::LineText(text, line_starts, i));
+      marked->text.push_back('\n');
+    }
+    if (shards_.size() > 1 && marked->text.size() <= PatternShard::kShortText) marked->keys.emplace(marked->text);
+  }
   for (const PatternShard& shard : shards_) {
-    ScanShard(shard, text, line_starts, broad_lines, keys ? &*keys : nullptr, hits);
+    ScanShard(shard, text, line_starts, marked ? &*marked : nullptr, keys ? &*keys : nullptr, hits);
   }
   std::vector<LineHit> mine(hits->begin() + static_cast<std::ptrdiff_t>(first_hit), hits->end());
   SortUnique(&mine);
@@ -361,42 +366,52 @@ void PatternSet::Scan(std::string_view text, const std::vector<std::size_t>& lin
 }
 
 void PatternSet::ScanShard(const PatternShard& shard, std::string_view text,
-                           const std::vector<std::size_t>& line_starts, const std::vector<uint8_t>* broad_lines,
+                           const std::vector<std::size_t>& line_starts, const MarkedLines* marked_lines,
                            const TextKeys* keys, std::vector<LineHit>* hits) const {
-  // Candidates from broad literals, the regex database and the every-line
-  // patterns: collected first and merged line by line with the distinctive
-  // literals' hits.
-  std::vector<LineHit> extra;
-  BroadCandidates(shard, text, line_starts, broad_lines, &extra);
-  SortUnique(&extra);
-  logs::LineCursor literal_lines(line_starts);
-  auto line_of = [](logs::LineCursor& c, std::size_t end) { return static_cast<uint32_t>(c.LineOfEnd(end)); };
+  // What is found on marked lines is collected first and merged line by
+  // line with the hits of the any-line literals.
+  MarkedCandidates marked;
+  if (!marked_lines) {
+    FindOnMarkedLines(shard, text, line_starts, nullptr, keys, &marked);
+  } else if (!marked_lines->text.empty()) {
+    FindOnMarkedLines(shard, marked_lines->text, marked_lines->starts, &marked_lines->original,
+                      marked_lines->keys ? &*marked_lines->keys : nullptr, &marked);
+  }
+  SortUnique(&marked.literals);
+  SortUnique(&marked.patterns);
+  std::size_t next_literal = 0, next_pattern = 0;
+  // The entries of `v` from *next on `line` (none on an earlier line).
+  auto take = [](const std::vector<LineHit>& v, std::size_t* next, uint32_t line) {
+    const std::size_t b = *next;
+    while (*next < v.size() && v[*next].line == line) ++*next;
+    return std::span<const LineHit>(v).subspan(b, *next - b);
+  };
+  auto next_marked_line = [&] {
+    return std::min(next_literal < marked.literals.size() ? marked.literals[next_literal].line : UINT32_MAX,
+                    next_pattern < marked.patterns.size() ? marked.patterns[next_pattern].line : UINT32_MAX);
+  };
 
   // Literal hits arrive in order of end offset, so a line's hits arrive
   // together and each line is confirmed as soon as the next one starts. A
   // hit for an earlier line (not expected, not ruled out) waits in `late`.
   LineConfirmer confirm(*this, shard, text, line_starts, hits);
-  std::size_t next_extra = 0;
-  auto extra_before = [&](uint32_t line) {  // lines with only extra candidates
-    std::vector<uint32_t> none;
-    while (next_extra < extra.size() && extra[next_extra].line < line) {
-      std::size_t b = next_extra;
-      while (next_extra < extra.size() && extra[next_extra].line == extra[b].line) ++next_extra;
-      confirm.Line(extra[b].line, &none, std::span(extra).subspan(b, next_extra - b));
+  std::vector<uint32_t> none;
+  auto marked_before = [&](uint32_t line) {  // lines with only marked-line candidates
+    for (uint32_t m = next_marked_line(); m < line; m = next_marked_line()) {
+      confirm.Line(m, &none, take(marked.literals, &next_literal, m), take(marked.patterns, &next_pattern, m));
     }
   };
   auto finish_line = [&](uint32_t line, std::vector<uint32_t>* lits) {
-    extra_before(line);
-    std::size_t b = next_extra;
-    while (next_extra < extra.size() && extra[next_extra].line == line) ++next_extra;
-    confirm.Line(line, lits, std::span(extra).subspan(b, next_extra - b));
+    marked_before(line);
+    confirm.Line(line, lits, take(marked.literals, &next_literal, line), take(marked.patterns, &next_pattern, line));
     lits->clear();
   };
+  logs::LineCursor literal_lines(line_starts);
   uint32_t open_line = UINT32_MAX;
   std::vector<uint32_t> lits;
   std::vector<LineHit> late;
   auto on_literal = [&](uint32_t lit, std::size_t end) {
-    uint32_t line = line_of(literal_lines, end);
+    const auto line = static_cast<uint32_t>(literal_lines.LineOfEnd(end));
     if (line == open_line) {
       lits.push_back(lit);
     } else if (open_line != UINT32_MAX && line < open_line) {
@@ -407,15 +422,15 @@ void PatternSet::ScanShard(const PatternShard& shard, std::string_view text,
       lits.push_back(lit);
     }
   };
-  shard.FindLiterals(PatternShard::Literals::kDistinct, text, on_literal, PatternShard::Route::kAuto, keys);
+  shard.FindLiterals(PatternShard::Literals::kAnyLine, text, on_literal, PatternShard::Route::kAuto, keys);
   if (open_line != UINT32_MAX) finish_line(open_line, &lits);
-  extra_before(UINT32_MAX);
+  marked_before(UINT32_MAX);
   if (late.empty()) return;
   SortUnique(&late);
   for (std::size_t i = 0; i < late.size();) {
     std::size_t b = i;
     for (lits.clear(); i < late.size() && late[i].line == late[b].line; ++i) lits.push_back(late[i].pattern);
-    confirm.Line(late[b].line, &lits, {});
+    confirm.Line(late[b].line, &lits, {}, {});
   }
 }
 

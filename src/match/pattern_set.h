@@ -17,7 +17,10 @@
 //      lines that read as a problem), unless it marks none. Thousands of
 //      short English literals are what makes a literal database slow on
 //      ordinary logs, and their hits on ordinary lines are what ranking
-//      turns away anyway.
+//      turns away anyway. A distinctive literal that holds a problem word
+//      ("failed to mount ", "cudnn_status_") is looked for on marked lines
+//      too, where alone it can be: that changes no result, and a long log
+//      is read once for it per shard at a tenth of the bytes.
 //   3. Confirm. Each (line, pattern) candidate is first checked for the
 //      other literals the pattern needs (LiteralCheck: a substring search,
 //      turns away nearly all candidates on ordinary logs), then confirmed
@@ -100,7 +103,9 @@ class PatternSet {
   //
   // `broad_lines`, when given, holds a flag per line: broad literals and the
   // regex database are tried only on flagged lines (see the top of this
-  // file). Without it every pattern is tried on every line, which is exact
+  // file). It must flag at least the lines logs::MarkTriggerLines marks as
+  // problem lines, or literals that hold a problem word are missed there.
+  // Without it every pattern is tried on every line, which is exact
   // Python `re` semantics and costs several times more on a large log.
   void Scan(std::string_view text, const std::vector<std::size_t>& line_starts, std::vector<LineHit>* hits,
             const std::vector<uint8_t>* broad_lines = nullptr) const;
@@ -170,15 +175,29 @@ class PatternSet {
   std::unique_ptr<std::atomic<SlotPage*>[]> slot_pages_;
   mutable LiteralIds literal_ids_;  // for the compiled patterns' checks
 
-  // Candidates from one shard's broad literals, regex database and
-  // every-line patterns, on the lines `broad_lines` flags (all when null);
-  // patterns by their local numbers in the shard.
-  static void BroadCandidates(const PatternShard& shard, std::string_view text,
-                              const std::vector<std::size_t>& line_starts, const std::vector<uint8_t>* broad_lines,
-                              std::vector<LineHit>* out);
+  // The lines the caller marked, copied together.
+  struct MarkedLines {
+    std::string text;
+    std::vector<std::size_t> starts;
+    std::vector<uint32_t> original;  // line i of `text` is line original[i] of the scanned text
+    std::optional<TextKeys> keys;    // of a short text, hashed once for every shard
+  };
+  // What one shard finds on marked lines: hits of its marked-line
+  // literals, and candidates from its regex database and every-line
+  // patterns.
+  struct MarkedCandidates {
+    std::vector<LineHit> literals;  // .pattern is a literal of the marked-line index
+    std::vector<LineHit> patterns;  // by their local numbers in the shard
+  };
+  // The same for `text` (marked lines only when `original` is given);
+  // `keys` are TextKeys of `text`, or null.
+  static void FindOnMarkedLines(const PatternShard& shard, std::string_view text,
+                                const std::vector<std::size_t>& starts, const std::vector<uint32_t>* original,
+                                const TextKeys* keys, MarkedCandidates* out);
   // Scan() for one shard: appends its hits, in no particular order.
+  // `marked` is null when every line counts as marked.
   void ScanShard(const PatternShard& shard, std::string_view text, const std::vector<std::size_t>& line_starts,
-                 const std::vector<uint8_t>* broad_lines, const TextKeys* keys, std::vector<LineHit>* hits) const;
+                 const MarkedLines* marked, const TextKeys* keys, std::vector<LineHit>* hits) const;
 
   std::unique_ptr<ShardPlan> plan_;  // before shards_, which read their members from it
   std::vector<PatternShard> shards_;

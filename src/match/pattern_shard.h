@@ -11,9 +11,11 @@
 // which is why shards are large.
 //
 // Each shard holds two literal indexes (literal_index.h): distinctive
-// literals, looked for on every line, and broad ones, on marked lines
-// only. A short text is looked up in their tables, a long one scanned with
-// their Hyperscan databases.
+// literals, looked for on every line, and the others, on marked lines
+// only: broad ones, and distinctive ones that hold a word which marks a
+// line as a problem (logs::HoldsProblemWord), since no unmarked line can
+// hold them. A short text is looked up in their tables, a long one
+// scanned with their Hyperscan databases.
 //
 // The file also keeps each pattern's literal check (literal_check.h), so
 // that a candidate is turned away without parsing its regex.
@@ -52,9 +54,9 @@ struct ShardCounts {
 
 class PatternShard {
  public:
-  // Distinctive literals are looked for on every line, broad ones on
-  // marked lines only (pattern_set.h).
-  enum class Literals { kDistinct = 0, kBroad = 1 };
+  // The literals looked for on every line, and those looked for on marked
+  // lines only (pattern_set.h).
+  enum class Literals { kAnyLine = 0, kMarkedLine = 1 };
   using Route = LiteralIndex::Route;
   using LiteralGroup = LiteralIndex::Group;
   static constexpr std::size_t kShortText = LiteralIndex::kShortText;

@@ -39,7 +39,8 @@ Status HsDatabase::PrepareScratch() {
   return Status::Ok();
 }
 
-Result<HsDatabase> HsDatabase::CompileLiterals(const std::vector<std::string>& literals) {
+Result<HsDatabase> HsDatabase::CompileLiterals(const std::vector<std::string>& literals,
+                                               const std::vector<unsigned>* given_ids) {
   HsDatabase out;
   if (literals.empty()) return out;
   std::vector<const char*> ptrs;
@@ -48,7 +49,7 @@ Result<HsDatabase> HsDatabase::CompileLiterals(const std::vector<std::string>& l
   for (std::size_t i = 0; i < literals.size(); ++i) {
     ptrs.push_back(literals[i].data());
     lens.push_back(literals[i].size());
-    ids[i] = static_cast<unsigned>(i);
+    ids[i] = given_ids ? (*given_ids)[i] : static_cast<unsigned>(i);
   }
   hs_compile_error_t* err = nullptr;
   if (hs_compile_lit_multi(ptrs.data(), flags.data(), ids.data(), lens.data(), static_cast<unsigned>(ptrs.size()),

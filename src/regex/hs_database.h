@@ -24,8 +24,11 @@ class HsDatabase {
   HsDatabase& operator=(HsDatabase&&) noexcept;
   ~HsDatabase();
 
-  // Literal database: each literal matched case-insensitively (ASCII).
-  static Result<HsDatabase> CompileLiterals(const std::vector<std::string>& literals);
+  // Literal database: each literal matched case-insensitively (ASCII),
+  // reported as its index, or as ids[index] when `ids` is given (ids may
+  // repeat).
+  static Result<HsDatabase> CompileLiterals(const std::vector<std::string>& literals,
+                                            const std::vector<unsigned>* ids = nullptr);
   // Regex database; `flags` are Hyperscan flags per expression. Costs
   // seconds for thousands of broad patterns: cache the result.
   static Result<HsDatabase> CompileRegexes(const std::vector<std::string>& expressions,
