@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "logs/blocks.h"
+#include "logs/line_kinds.h"
 #include "logs/preprocess.h"
 #include "segment_util.h"
 
@@ -208,6 +209,35 @@ TEST(Triggers, GoDiagnosticsStartBlocksInAScan) {
   EXPECT_EQ(blocks[0].kind, BlockKind::kCompiler);
   EXPECT_EQ(blocks[0].decisive_line, 2u);
   EXPECT_EQ(blocks[1].decisive_line, 3u);
+}
+
+// A line that only reports a failed exit status says a step failed even
+// when no other line does: Flutter's, with the tool's own Dart frames after
+// it (https://github.com/flutter/flutter/issues/34402), and xcodebuild's
+// under Bitrise (https://github.com/bitrise-steplib/steps-xcode-archive/issues/200).
+// A zero status, a report with no number, and pip's indented box line are
+// not such blocks.
+TEST(Blocks, AFailedExitStatusAloneIsABlock) {
+  auto blocks = Segment(
+      "Gradle task assembleRelease failed with exit code 1\n"
+      "\n"
+      "#0      throwToolExit (package:flutter_tools/src/base/common.dart:24:3)\n"
+      "#1      _buildGradleProjectV2 (package:flutter_tools/src/android/gradle.dart:478:5)\n"
+      "<asynchronous suspension>\n");
+  ASSERT_FALSE(blocks.empty());
+  EXPECT_EQ(blocks[0].decisive_line, 1u);
+  blocks = Segment(
+      "| time: 2020-09-23T23:12:21Z        \n"
+      "\n"
+      "Archive failed, error: exit status 65\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].decisive, "Archive failed, error: exit status 65");
+  EXPECT_TRUE(Segment("worker 3 exited with code 0\nProcess completed with exit code 0.\n").empty());
+  EXPECT_TRUE(Segment("  \u2502 exit code: 1\n").empty());
+  EXPECT_TRUE(ReportsFailedExit("make: *** [Makefile:60: file_disvar.o] Error 1"));
+  EXPECT_TRUE(ReportsFailedExit("torchrun: failed (exitcode: 1) local_rank: 0 (pid: 51)"));
+  EXPECT_FALSE(ReportsFailedExit("worker exited with code 0"));
+  EXPECT_FALSE(ReportsFailedExit("FAILURE: Build failed with an exception."));
 }
 
 }  // namespace

@@ -407,7 +407,8 @@ void BlockSegmenter::Start(std::size_t line_no, std::string_view text, LineMark 
   // A one-line error waits a line: if frames follow, it heads a stack trace.
   if (IsGpuError(t)) {
     pending_kind_ = BlockKind::kGpu;
-  } else if (mark == LineMark::kCiError || IsErrorLine(t) || AfterBanner(line_no)) {
+  } else if (mark == LineMark::kCiError || IsErrorLine(t) || AfterBanner(line_no) ||
+             (!IsBlank(text[0]) && ReportsFailedExit(t))) {  // indented, it is a detail (pip's "│ exit code: 1")
     banner_line_ = 0;
     pending_kind_ = BlockKind::kErrorLine;
   } else {

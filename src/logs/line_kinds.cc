@@ -178,4 +178,25 @@ bool IsWrapperLine(std::string_view line) {
   return l.rfind("make", 0) == 0 && l.find("*** ") != std::string::npos && l.find("] error ") != std::string::npos;
 }
 
+bool ReportsFailedExit(std::string_view line) {
+  if (!IsWrapperLine(line)) return false;
+  const std::string l = Lower(line.substr(0, std::min<std::size_t>(line.size(), 300)));
+  // The number after the first phrase that names a status. A line without
+  // one ("FAILURE: Build failed with an exception.") heads the report it
+  // wraps, which is read on its own.
+  static const std::array<std::string_view, 7> kStatus = {"exit code", "exit status", "exitcode", "exited with code",
+                                                          "exited with", "status=", "error "};
+  for (std::string_view phrase : kStatus) {
+    std::size_t at = l.find(phrase);
+    if (at == std::string::npos) continue;
+    at += phrase.size();
+    while (at < l.size() && (l[at] == ' ' || l[at] == ':' || l[at] == '(')) ++at;
+    if (at == l.size() || l[at] < '0' || l[at] > '9') continue;
+    std::size_t end = at;
+    while (end < l.size() && l[end] >= '0' && l[end] <= '9') ++end;
+    return l.substr(at, end - at).find_first_not_of('0') != std::string::npos;
+  }
+  return false;
+}
+
 }  // namespace kedb::logs

@@ -49,4 +49,11 @@ bool IsGoDiagnostic(std::string_view cleaned_line);
 // elsewhere in the log.
 bool IsWrapperLine(std::string_view cleaned_line);
 
+// A wrapper line (above) that says a step failed: it names a nonzero exit
+// status. Flutter's
+// "Gradle task assembleRelease failed with exit code 1" and xcodebuild's
+// "Archive failed, error: exit status 65" are; "exited with code 0" is not.
+// Alone, such a line still says that something failed.
+bool ReportsFailedExit(std::string_view cleaned_line);
+
 }  // namespace kedb::logs
