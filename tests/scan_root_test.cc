@@ -110,6 +110,37 @@ TEST(Scan, AKnownErrorOnAnExitStatusLineIsNoRoot) {
   EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/gradle");
 }
 
+// ssh's refusal of a key file names no failure on the line a record knows
+// (https://github.com/jkbrzt/cloudtunes/issues/46), yet it is why the
+// Jenkins step exited 1: a known error the model is sure of makes the exit
+// status after it context, as an error line would.
+TEST(Scan, ASureKnownErrorInPlainWordsMakesTheExitStatusContext) {
+  TempDir cache;
+  auto e = FromRecords(cache, {testing::MakeRecord(
+                                  "t/ssh-key-permission", "Permissions 0644 for 'id_rsa' are too open",
+                                  R"(Permissions \d+ for '.*' are too open|private key files are NOT accessible)")});
+  ASSERT_NE(e, nullptr);
+  std::string log;
+  for (int i = 0; i < 40; ++i) log += "[Pipeline] echo step " + std::to_string(i) + "\n";
+  log +=
+      "debug1: Trying private key: /home/<user>/.ssh/<name_of_key_file>\n"
+      "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+      "@         WARNING: UNPROTECTED PRIVATE KEY FILE!          @\n"
+      "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+      "Permissions 0664 for '/home/<user>/.ssh/<name_of_key_file>' are too open.\n"
+      "It is required that your private key files are NOT accessible by others.\n"
+      "This private key will be ignored.\n"
+      "Load key \"/home/<user>/.ssh/<name_of_key_file>\": bad permissions\n";
+  for (int i = 0; i < 40; ++i) log += "[Pipeline] // stage " + std::to_string(i) + "\n";
+  log += "ERROR: script returned exit code 1\nFinished: FAILURE\n";
+  ScanResult r = ScanText(*e, log);
+  ASSERT_FALSE(r.blocks.empty());
+  EXPECT_TRUE(r.blocks[0].root);
+  ASSERT_FALSE(r.blocks[0].matches.empty());
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/ssh-key-permission");
+  for (const auto& b : r.blocks) EXPECT_NE(b.decisive, "ERROR: script returned exit code 1");
+}
+
 // GitLab's runner splits a line it received in two writes and tags the rest
 // "01E+". The rest of a pip warning names a timeout, but it is still a
 // warning: the logger's error below it is the root.

@@ -335,13 +335,16 @@ void DropExitStatusLines(std::vector<ErrorBlock>* blocks) {
            logs::IsWrapperLine(b.decisive);
   };
   // Another error: a block the segmenter found, or a known error on a line
-  // that says something failed (a deprecation warning explains no failed
-  // step, so the exit status stays the root of such a log).
+  // that is no warning and says something failed or is one the model is
+  // sure of (ssh's "It is required that your private key files are NOT
+  // accessible by others." names no failure). A deprecation warning
+  // explains no failed step, so the exit status stays the root of such a log.
   bool other_error = false;
   for (ErrorBlock& b : *blocks) {
     if (!bare(b)) {
       other_error |= b.kind != BlockKind::kMatch ||
-                     (!b.matches.empty() && logs::StatesFailure(b.decisive) && !logs::IsWarningLine(b.decisive));
+                     (!b.matches.empty() && !logs::IsWarningLine(b.decisive) &&
+                      (logs::StatesFailure(b.decisive) || b.matches[0].confidence >= kSureOnExitStatus));
       continue;
     }
     if (!b.matches.empty() && b.matches[0].confidence < kSureOnExitStatus) b.matches.clear();
