@@ -113,14 +113,19 @@ TEST(Scan, AKnownErrorOnAnExitStatusLineIsNoRoot) {
 // ssh's refusal of a key file names no failure on the line a record knows
 // (https://github.com/jkbrzt/cloudtunes/issues/46), yet it is why the
 // Jenkins step exited 1: a known error the model is sure of makes the exit
-// status after it context, as an error line would.
+// status after it context, as an error line would, and comes before a
+// lint warning's known error earlier in the log.
 TEST(Scan, ASureKnownErrorInPlainWordsMakesTheExitStatusContext) {
   TempDir cache;
-  auto e = FromRecords(cache, {testing::MakeRecord(
-                                  "t/ssh-key-permission", "Permissions 0644 for 'id_rsa' are too open",
-                                  R"(Permissions \d+ for '.*' are too open|private key files are NOT accessible)")});
+  auto e = FromRecords(
+      cache, {testing::MakeRecord("t/ssh-key-permission", "Permissions 0644 for 'id_rsa' are too open",
+                                  R"(Permissions \d+ for '.*' are too open|private key files are NOT accessible)"),
+              testing::MakeRecord("t/exhaustive-deps", "React Hook useEffect has a missing dependency",
+                                  R"(React Hook useEffect has a missing dependency)")});
   ASSERT_NE(e, nullptr);
-  std::string log;
+  std::string log =
+      "  26:4    warning  React Hook useEffect has a missing dependency: 'refetch'. Either include it or remove "
+      "the dependency array  react-hooks/exhaustive-deps\n";
   for (int i = 0; i < 40; ++i) log += "[Pipeline] echo step " + std::to_string(i) + "\n";
   log +=
       "debug1: Trying private key: /home/<user>/.ssh/<name_of_key_file>\n"

@@ -10,6 +10,11 @@
 namespace kedb::match {
 namespace {
 
+// The confidence that makes a known error on a line with no failure word
+// a failure all the same (as it makes an exit status after it context:
+// scan.cc).
+constexpr double kSureInPlainWords = 0.5;
+
 bool Links(const std::vector<Edge>& edges, const std::string& id) {
   return std::any_of(edges.begin(), edges.end(), [&](const Edge& e) { return e.error_id == id; });
 }
@@ -25,28 +30,32 @@ bool LeadsTo(const Record& a, const Record& b) {
 //      says something failed;
 //   1  a logger's error line no record knows: the root when nothing better
 //      shows, but often incidental ("fatal: not a git repository");
-//   2  lines that only report another failure (an exit status, pip's
+//   2  a known error the model is sure of on a line that says nothing
+//      failed in so many words (ssh's "It is required that your private
+//      key files are NOT accessible by others.");
+//   3  lines that only report another failure (an exit status, pip's
 //      "subprocess-exited-with-error");
-//   3  known errors on warning lines (deprecations, retries, lint), and
+//   4  known errors on warning lines (deprecations, retries, lint), and
 //      on lines the segmenter left alone that only report an exit status;
-//   4  known errors on lines that say nothing failed ("Checking out
+//   5  other known errors on lines that say nothing failed ("Checking out
 //      5bb35ccb as detached HEAD"), or that are source code a traceback
 //      quotes ("raise AssertionError(...)").
 int Tier(const ErrorBlock& b) {
   if (b.kind != BlockKind::kMatch) {
     if (!b.matches.empty() || (b.kind != BlockKind::kErrorLine && b.kind != BlockKind::kStep)) return 0;
-    return b.kind == BlockKind::kStep || logs::IsWrapperLine(b.decisive) ? 2 : 1;
+    return b.kind == BlockKind::kStep || logs::IsWrapperLine(b.decisive) ? 3 : 1;
   }
   // A known error on a line that only reports an exit status (wandb's
   // "(failed 1)") says no more than a warning does.
-  if (logs::IsWarningLine(b.decisive)) return 3;
-  if (logs::IsWrapperLine(b.decisive)) return 2;
-  if (logs::IsSourceLine(b.decisive)) return 4;
-  return logs::StatesFailure(b.decisive) ? 0 : 4;
+  if (logs::IsWarningLine(b.decisive)) return 4;
+  if (logs::IsWrapperLine(b.decisive)) return 3;
+  if (logs::IsSourceLine(b.decisive)) return 5;
+  if (logs::StatesFailure(b.decisive)) return 0;
+  return !b.matches.empty() && b.matches[0].confidence >= kSureInPlainWords ? 2 : 5;
 }
 
 // Tiers from here on are blocks a failure does not show by itself.
-constexpr int kFirstWarningTier = 3;
+constexpr int kFirstWarningTier = 4;
 
 // For each block, how many lines lie between its end and the next block
 // that shows a failure (tiers 0 to 2), or SIZE_MAX when none follows. A
