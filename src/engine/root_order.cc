@@ -10,11 +10,6 @@
 namespace kedb::match {
 namespace {
 
-// The confidence that makes a known error on a line with no failure word
-// a failure all the same (as it makes an exit status after it context:
-// scan.cc).
-constexpr double kSureInPlainWords = 0.5;
-
 bool Links(const std::vector<Edge>& edges, const std::string& id) {
   return std::any_of(edges.begin(), edges.end(), [&](const Edge& e) { return e.error_id == id; });
 }

@@ -344,7 +344,7 @@ void DropExitStatusLines(std::vector<ErrorBlock>* blocks) {
     if (!bare(b)) {
       other_error |= b.kind != BlockKind::kMatch ||
                      (!b.matches.empty() && !logs::IsWarningLine(b.decisive) &&
-                      (logs::StatesFailure(b.decisive) || b.matches[0].confidence >= kSureOnExitStatus));
+                      (logs::StatesFailure(b.decisive) || b.matches[0].confidence >= match::kSureInPlainWords));
       continue;
     }
     if (!b.matches.empty() && b.matches[0].confidence < kSureOnExitStatus) b.matches.clear();
