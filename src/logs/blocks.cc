@@ -25,10 +25,6 @@ std::string Key(BlockKind kind, std::string_view decisive) {
   return key;
 }
 
-// A problem line that can say why a step failed: it states a failure and
-// is no warning (a deprecation explains no failed step).
-bool SaysWhatFailed(std::string_view line) { return !IsWarningLine(line) && StatesFailure(line); }
-
 }  // namespace
 
 void BlockSegmenter::Open(State state, BlockKind kind, std::size_t line_no, std::string_view text,
@@ -138,47 +134,6 @@ long BlockSegmenter::CloseCurrent() {
   StartTrail(blocks_.size() - 1);
   by_key_.emplace(std::move(key), index);
   return index;
-}
-
-void BlockSegmenter::KeepProblemLine(std::size_t line_no, std::string_view text, std::size_t origin, LineMark mark) {
-  ProblemLine& slot = problem_lines_[problem_next_];
-  problem_next_ = (problem_next_ + 1) % problem_lines_.size();
-  slot.line_no = line_no, slot.origin = origin, slot.mark = mark;
-  slot.text.assign(text);
-}
-
-void BlockSegmenter::TakeStepLines() {
-  // The ring's last lines that say something failed, after the previous
-  // block and within the window, oldest first, go before the exit status.
-  // (Judged only now: a log has thousands of problem lines and few exits.)
-  std::vector<const ProblemLine*> step;
-  for (std::size_t k = problem_lines_.size(); k-- > 0 && step.size() < kStepLines;) {
-    const ProblemLine& l = problem_lines_[(problem_next_ + k) % problem_lines_.size()];
-    if (l.line_no == 0 || l.line_no <= last_block_end_ || l.line_no >= current_.first_line) continue;
-    if (l.line_no + kStepWindow < current_.first_line) break;
-    if (!SaysWhatFailed(l.text)) continue;
-    step.push_back(&l);
-  }
-  if (step.empty()) return;
-  std::reverse(step.begin(), step.end());
-  std::string text;
-  std::vector<OpenLine> lines;
-  for (const ProblemLine* l : step) {
-    text.append(l->text);
-    text += '\n';
-    lines.push_back({l->line_no, l->origin, text.size(), l->mark});
-  }
-  // Then the exit status itself, as kept.
-  std::size_t begin = 0;
-  for (const OpenLine& l : open_lines_) {
-    text.append(open_text_, begin, l.end - begin);
-    lines.push_back({l.line_no, l.origin, text.size(), l.mark});
-    begin = l.end;
-  }
-  open_text_ = std::move(text);
-  open_lines_ = std::move(lines);
-  current_.kind = BlockKind::kStep;
-  current_.first_line = step.front()->line_no;
 }
 
 void BlockSegmenter::SingleLine(BlockKind kind, std::size_t line_no, std::string_view text, std::size_t origin) {
@@ -496,17 +451,6 @@ void BlockSegmenter::Finish() {
     Close();
   }
   if (blocks_.empty()) TakeLastWords();
-}
-
-void BlockSegmenter::TakeLastWords() {
-  // The newest problem line no block took, if it says something failed and
-  // the log ends soon after it. In a text of a few lines (a post, a paste)
-  // every line is near the end, so there it says nothing.
-  if (prev_line_no_ < kLastWordsMinLines) return;
-  const ProblemLine& l = problem_lines_[(problem_next_ + problem_lines_.size() - 1) % problem_lines_.size()];
-  if (l.line_no == 0 || l.line_no + kLastWordsLines < prev_line_no_) return;
-  if (!SaysWhatFailed(l.text)) return;
-  SingleLine(BlockKind::kErrorLine, l.line_no, l.text, l.origin);
 }
 
 }  // namespace kedb::logs
