@@ -168,11 +168,16 @@ Result<regex::HsDatabase> LiteralIndex::Write(const LiteralMap& by_literal, cons
 }
 
 
-std::string FoldedAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
+void FoldAscii(std::string_view s, std::string* out) {
+  out->assign(s);
+  for (char& c : *out) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
   }
+}
+
+std::string FoldedAscii(std::string_view s) {
+  std::string out;
+  FoldAscii(s, &out);
   return out;
 }
 
@@ -293,10 +298,7 @@ void LiteralIndex::LongLiteralsAt(uint32_t prefix, std::string_view text, std::s
   // No literal holds a newline, and none is longer than longest_.
   std::string_view rest = text.substr(start, longest_);
   rest = rest.substr(0, rest.find('\n'));
-  folded->assign(rest);
-  for (char& c : *folded) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  }
+  FoldAscii(rest, folded);
   // The shorter literals of the key were reported by Hyperscan already.
   LiteralsBeginning(prefix_literals_.Slice(begin, end), *folded, [&](uint32_t lit, std::size_t size) {
     if (size > kDatabaseKeyBytes) on_hit(lit, start + size);

@@ -41,6 +41,8 @@ namespace kedb::match {
 // `s` with ASCII letters lowered: how literals are kept and matched (as
 // Hyperscan's caseless flag matches them).
 std::string FoldedAscii(std::string_view s);
+// The same into `out`, whose buffer is reused.
+void FoldAscii(std::string_view s, std::string* out);
 
 // A short text as the literal tables look it up: folded, and the hash of
 // the key of each length (1 to kBytes) at each position. Made once for a
