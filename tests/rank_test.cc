@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "logs/line_kinds.h"
+#include "match/fix_quote.h"
 #include "match/similarity.h"
 #include "util/error_phrases.h"
 #include "util/text_words.h"
@@ -306,6 +307,61 @@ TEST(LineKinds, WarningsWrappersAndFailures) {
                         "tests/test_io.py::test_timeout_error FAILED                    [ 40%]"}) {
     EXPECT_TRUE(StatesFailure(f)) << f;
   }
+}
+
+}  // namespace
+}  // namespace kedb
+
+namespace kedb {
+namespace {
+
+Record WithFixes(std::vector<std::string> actions, std::string how = "") {
+  Record r;
+  r.id = "x/y";
+  for (auto& a : actions) {
+    Workaround w;
+    w.action = std::move(a);
+    w.how = how;
+    r.workarounds.push_back(std::move(w));
+  }
+  return r;
+}
+
+TEST(FixQuote, CodeFragmentsOfWorkaroundsAreFixes) {
+  const Record r = WithFixes({"Set pad_token to eos_token: tokenizer.pad_token = tokenizer.eos_token",
+                              "Add special tokens: tokenizer.add_special_tokens({\"pad_token\":\"[PAD]\"})",
+                              "Retry with `npm install --legacy-peer-deps`.",
+                              "Install the types: npm i @types/node"});
+  const std::vector<std::string> f = match::FixFragments(r);
+  for (const char* want : {"tokenizer.pad_token", "tokenizer.eos_token", "tokenizer.add_special_tokens",
+                           "--legacy-peer-deps", "@types/node"}) {
+    EXPECT_TRUE(std::find(f.begin(), f.end(), want) != f.end()) << want;
+  }
+  // Short names, plain words and sentence punctuation are not fragments.
+  EXPECT_TRUE(std::find(f.begin(), f.end(), "pad_token") == f.end());
+  EXPECT_TRUE(std::find(f.begin(), f.end(), "eos_token:") == f.end());
+}
+
+TEST(FixQuote, FileNamesHostsAndPathsAreNotFixes) {
+  const Record r = WithFixes({"Delete node_modules/.cache and package-lock.json, then edit CMakeLists.txt",
+                              "Download it again from https://huggingface.co/models or huggingface.co",
+                              "Source install/setup.bash again"});
+  EXPECT_EQ(match::FixFragments(r), std::vector<std::string>{});
+}
+
+TEST(FixQuote, ATextQuotesAFixWhenItHoldsAFragment) {
+  // transformers' own message (github.com/LianjiaTech/BELLE/issues/103).
+  const std::string text =
+      "ValueError: Asking to pad but the tokenizer does not have a padding token. Please select a token to use as "
+      "`pad_token` `(tokenizer.pad_token = tokenizer.eos_token e.g.)` or add a new pad token via "
+      "`tokenizer.add_special_tokens({'pad_token': '[PAD]'})`.";
+  EXPECT_TRUE(match::QuotesFix(WithFixes({"Set it: tokenizer.pad_token = tokenizer.eos_token"}), text));
+  EXPECT_TRUE(match::QuotesFix(WithFixes({"Add a padding token"}, "call tokenizer.add_special_tokens() first"), text));
+  EXPECT_FALSE(match::QuotesFix(WithFixes({"Pass attention_mask=inputs.attention_mask to generate()"}), text));
+  EXPECT_FALSE(match::QuotesFix(WithFixes({}), text));
+  // A package named in a path is the one the fix installs.
+  EXPECT_TRUE(match::QuotesFix(WithFixes({"Install the types: npm i -D @types/react"}),
+                               "node_modules/@types/react/index.d.ts(3100,14): error TS2300"));
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "match/fix_quote.h"
+
 namespace kedb::match {
 namespace {
 
@@ -112,8 +114,8 @@ Candidate MakeFuzzyMatch(const Engine::Impl& engine, const Neighbour& found, std
   return c;
 }
 
-void SetContext(const Engine::Impl& engine, const LineWords& context, const std::vector<double>& affinity, Candidate* c,
-                bool context_is_line) {
+void SetContext(const Engine::Impl& engine, std::string_view context_text, const LineWords& context,
+                const std::vector<double>& affinity, Candidate* c, bool context_is_line) {
   if (!context_is_line) {
     c->features.context = std::max(c->features.recall, engine.signatures().Recall(context, c->record));
     if (engine.signatures().CodesAgree(context, c->record)) c->features.names_agree = 1;
@@ -122,6 +124,7 @@ void SetContext(const Engine::Impl& engine, const LineWords& context, const std:
   }
   const std::size_t d = engine.signatures().DomainOf(c->record);
   c->features.domain = d < affinity.size() ? affinity[d] : 0;
+  c->features.fix_quoted = QuotesFix(*c->match.record, context_text) ? 1 : 0;
   Score(c);
 }
 

@@ -82,8 +82,9 @@ inline constexpr double kFuzzyMinSimilarity = 0.35;
 // much they belong to each domain (DomainCues::Affinity): sets the context
 // features and scores the candidate again. `context_is_line`: the context
 // is the candidate's line itself, whose words were measured already.
-void SetContext(const Engine::Impl& engine, const LineWords& context, const std::vector<double>& affinity, Candidate* c,
-                bool context_is_line = false);
+// `context_text` is the text those words were read from (for QuotesFix).
+void SetContext(const Engine::Impl& engine, std::string_view context_text, const LineWords& context,
+                const std::vector<double>& affinity, Candidate* c, bool context_is_line = false);
 
 // The options' thresholds, with the calibrated defaults filled in.
 double MinConfidence(const MatchOptions& options);

@@ -197,7 +197,7 @@ class LineStage {
     // are matched again as a whole once known (ScoreBlock), so this only
     // decides for lines outside them, which stand alone.
     const std::vector<double> affinity = engine_.signatures().Affinity(words);
-    for (Candidate& m : found) match::SetContext(engine_, words, affinity, &m, /*context_is_line=*/true);
+    for (Candidate& m : found) match::SetContext(engine_, line, words, affinity, &m, /*context_is_line=*/true);
     std::erase_if(found, [&](const Candidate& m) { return !match::Listable(m, options_.match); });  // weak: abstain
     if (found.empty()) {
       if (quiet_.size() >= kQuietLines) quiet_.clear();
@@ -401,7 +401,7 @@ void Engine::Impl::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
     // count as well.
     for (auto& c : *candidates) {
       if (Kept(*found, c.match.line)) continue;
-      match::SetContext(*this, context, affinity, &c);
+      match::SetContext(*this, found->text, context, affinity, &c);
       own.push_back(std::move(c));
     }
     *candidates = std::move(own);
@@ -425,7 +425,7 @@ void Engine::Impl::ScoreBlock(const ErrorBlock& block, const logs::Block* found,
   for (const auto& [line, text] : hit_texts) (context += '\n') += text;
   const match::LineWords words = signatures().Words(context);
   const std::vector<double> affinity = signatures().Affinity(words);
-  for (Candidate& c : *candidates) match::SetContext(*this, words, affinity, &c);
+  for (Candidate& c : *candidates) match::SetContext(*this, context, words, affinity, &c);
 }
 
 Status Engine::Impl::Scan(std::istream& raw, const ScanOptions& options, ScanResult* result) const {

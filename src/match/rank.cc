@@ -230,14 +230,14 @@ static_assert(kRankWeights.size() == kFeatureCount, "rank_model.inc was written 
 std::array<double, kFeatureCount> FeatureValues(const Features& f) {
   return {f.specificity, f.coverage, f.similarity, f.recall,     f.context,     f.domain,
           f.regex,       f.confidence, f.env,      f.names_agree, f.closeness,
-          f.fuzzy_alone, f.explained,  f.names_conflict, f.family, f.code_agree};
+          f.fuzzy_alone, f.explained,  f.names_conflict, f.family, f.code_agree, f.fix_quoted};
 }
 
 const std::array<const char*, kFeatureCount>& FeatureNames() {
   static const std::array<const char*, kFeatureCount> names = {
       "specificity", "coverage", "similarity", "recall", "context",     "domain",
       "regex",       "confidence", "env",    "names_agree", "closeness",
-      "fuzzy_alone", "explained",  "names_conflict", "family", "code_agree"};
+      "fuzzy_alone", "explained",  "names_conflict", "family", "code_agree", "fix_quoted"};
   return names;
 }
 
@@ -260,7 +260,8 @@ std::vector<ScoreFactor> ExplainFeatures(const Features& f, const std::string& e
   static constexpr std::array<std::string_view, kFeatureCount> details = {
       "branch literals", "line covered",  "reads like sig", "record words",  "words around",
       "domain of text",  "pattern hit",   "record's own",   "",              "same error name",
-      "near the sig",    "one-line fuzzy", "line explained", "other code",     "same error family", "same numbered code"};
+      "near the sig",    "one-line fuzzy", "line explained", "other code",     "same error family", "same numbered code",
+      "quotes a fix"};
   static const std::array<std::string_view, kFeatureCount> names = [] {
     std::array<std::string_view, kFeatureCount> n;
     for (std::size_t i = 0; i < kFeatureCount; ++i) n[i] = FeatureNames()[i];

@@ -64,9 +64,14 @@ struct Features {
   // TS2307, NU1605): a stronger sign than names_agree, whose exception and
   // status names many records share.
   double code_agree = 0;
+  // 1 when the text around the line quotes a code fragment one of the
+  // record's workarounds gives (QuotesFix: `tokenizer.pad_token =
+  // tokenizer.eos_token`, `--legacy-peer-deps`): messages that name their
+  // own remedy name the record's.
+  double fix_quoted = 0;
 };
 
-inline constexpr std::size_t kFeatureCount = 16;
+inline constexpr std::size_t kFeatureCount = 17;
 std::array<double, kFeatureCount> FeatureValues(const Features& f);
 // "specificity", "coverage", ... in FeatureValues' order.
 const std::array<const char*, kFeatureCount>& FeatureNames();

@@ -33,14 +33,14 @@ import math
 import sys
 
 FEATURES = ["specificity", "coverage", "similarity", "recall", "context", "domain", "regex",
-            "confidence", "env", "names_agree", "closeness", "fuzzy_alone", "explained", "names_conflict", "family", "code_agree"]
+            "confidence", "env", "names_agree", "closeness", "fuzzy_alone", "explained", "names_conflict", "family", "code_agree", "fix_quoted"]
 # Features whose weight may not be negative: more of them can only speak
 # for a record. The record's confidence and the environment's fit are
 # priors the case set cannot teach (its texts state no environment, and a
 # corpus's confidences say nothing about a case's answer); they are kept at
 # a small fixed weight so that they only break near ties.
 NON_NEGATIVE = {"specificity", "coverage", "similarity", "recall", "context", "domain", "regex",
-                "names_agree", "closeness", "fuzzy_alone", "explained", "family", "code_agree"}
+                "names_agree", "closeness", "fuzzy_alone", "explained", "family", "code_agree", "fix_quoted"}
 FIXED = {"confidence": 0.3, "env": 0.5}
 # Features that can only speak against a record.
 NON_POSITIVE = {"names_conflict"}

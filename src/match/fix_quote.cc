@@ -1,0 +1,98 @@
+#include "match/fix_quote.h"
+
+#include <algorithm>
+#include <array>
+
+namespace kedb::match {
+namespace {
+
+bool Splits(char c) {
+  switch (c) {
+    case ' ': case '\t': case '\n': case '\r': case '`': case '\'': case '"': case '(': case ')':
+    case '[': case ']': case '{': case '}': case '<': case '>': case ',': case ';':
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+// "CMakeLists.txt", "package.json": named by texts that quote no fix.
+bool IsFileName(std::string_view piece) {
+  static constexpr std::array<std::string_view, 26> kExtensions = {
+      "txt", "json", "yml",  "yaml", "py",   "js",  "ts",  "tsx", "jsx", "toml", "xml", "gradle", "properties",
+      "conf", "cfg", "ini", "lock", "md", "log", "sh", "bash", "cmake", "cpp", "java", "whl", "gz"};
+  const std::size_t dot = piece.rfind('.');
+  if (dot == std::string_view::npos) return false;
+  return std::find(kExtensions.begin(), kExtensions.end(), piece.substr(dot + 1)) != kExtensions.end();
+}
+
+// "huggingface.co", "registry.npmjs.org".
+bool IsHostName(std::string_view piece) {
+  static constexpr std::array<std::string_view, 7> kDomains = {"com", "org", "io", "co", "net", "dev", "ai"};
+  const std::size_t dot = piece.rfind('.');
+  if (dot == std::string_view::npos) return false;
+  return std::find(kDomains.begin(), kDomains.end(), piece.substr(dot + 1)) != kDomains.end();
+}
+
+bool ReadsAsCode(std::string_view piece) {
+  if (piece.size() < kMinFixFragment) return false;
+  if (piece.find("://") != std::string_view::npos || IsFileName(piece) || IsHostName(piece)) return false;
+  // A path names a place, not a fix; an npm scope ("@types/node") is a package.
+  if (piece.find('/') != std::string_view::npos && piece.front() != '@') return false;
+  if (piece.front() == '@' || piece.starts_with("--")) return true;
+  if (piece.find_first_of("_=") != std::string_view::npos) return true;
+  for (std::size_t i = 1; i + 1 < piece.size(); ++i) {
+    if (piece[i] == '.' && IsAlnum(piece[i - 1]) && IsAlnum(piece[i + 1])) return true;
+  }
+  return false;
+}
+
+// Calls `found` with each code fragment of `prose` until it returns true;
+// true when it did.
+template <typename Found>
+bool AnyFragment(std::string_view prose, const Found& found) {
+  std::size_t i = 0;
+  while (i < prose.size()) {
+    while (i < prose.size() && Splits(prose[i])) ++i;
+    std::size_t end = i;
+    while (end < prose.size() && !Splits(prose[end])) ++end;
+    std::string_view piece = prose.substr(i, end - i);
+    i = end;
+    // Sentence punctuation around a fragment is not part of it.
+    while (!piece.empty() && std::string_view(".:!?=").find(piece.back()) != std::string_view::npos) {
+      piece.remove_suffix(1);
+    }
+    while (!piece.empty() && std::string_view(".:").find(piece.front()) != std::string_view::npos) {
+      piece.remove_prefix(1);
+    }
+    if (ReadsAsCode(piece) && found(piece)) return true;
+  }
+  return false;
+}
+
+template <typename Found>
+bool AnyFragment(const Record& record, const Found& found) {
+  for (const Workaround& w : record.workarounds) {
+    if (AnyFragment(w.action, found) || AnyFragment(w.how, found)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> FixFragments(const Record& record) {
+  std::vector<std::string> fragments;
+  AnyFragment(record, [&](std::string_view piece) {
+    if (std::find(fragments.begin(), fragments.end(), piece) == fragments.end()) fragments.emplace_back(piece);
+    return false;
+  });
+  return fragments;
+}
+
+bool QuotesFix(const Record& record, std::string_view text) {
+  return AnyFragment(record, [&](std::string_view piece) { return text.find(piece) != std::string_view::npos; });
+}
+
+}  // namespace kedb::match
