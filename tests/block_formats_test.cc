@@ -240,5 +240,31 @@ TEST(Blocks, AFailedExitStatusAloneIsABlock) {
   EXPECT_FALSE(ReportsFailedExit("FAILURE: Build failed with an exception."));
 }
 
+// An error line's advice to the reader on the next line is the rest of its
+// message: transformers' refusal to run a repository's code
+// (https://github.com/InternLM/lagent/issues/49), as pasted and under
+// BuildKit's and GitHub Actions' prefixes. A plain line after it is the
+// program's own.
+TEST(Blocks, AdviceAfterAnErrorLineIsPartOfItsMessage) {
+  const std::string error =
+      "ValueError: The repository for 'internlm-chat-7b-v1_1' contains custom code which must be executed to "
+      "correctlyload the model.";
+  const std::string advice = "Please pass the argument `trust_remote_code=True` to allow custom code to be run.";
+  for (const std::string prefix : {"", "#14 165.563 ", "2025-03-25T11:21:56.5851234Z "}) {
+    auto blocks = Segment(prefix + "fetched page 28/40\n" + prefix + error + "\n" + prefix + advice + "\n" + prefix +
+                          "starting worker 2\n");
+    ASSERT_EQ(blocks.size(), 1u) << prefix;
+    EXPECT_EQ(blocks[0].first_line, 2u) << prefix;
+    EXPECT_EQ(blocks[0].last_line, 3u) << prefix;
+    EXPECT_EQ(blocks[0].decisive_line, 2u) << prefix;
+  }
+  auto blocks = Segment(error + "\nstarting worker 2\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].last_line, 1u);
+  EXPECT_TRUE(ReadsAsAdvice("Did you mean to import ./utils.js?"));
+  EXPECT_FALSE(ReadsAsAdvice("Pleased to report 3 workers"));
+  EXPECT_FALSE(ReadsAsAdvice("Trying mirror 2 of 5"));
+}
+
 }  // namespace
 }  // namespace kedb::logs

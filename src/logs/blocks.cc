@@ -185,6 +185,13 @@ void BlockSegmenter::Add(std::size_t line_no, std::string_view text, LineMark ma
       Open(State::kNone, BlockKind::kErrorLine, pending_line_, pending_text_, pending_origin_);
       ReadException(pending_line_, pending_text_);
       pending_kind_.reset();
+    } else if (!blank && !indented && pending_line_ + 1 == line_no && ReadsAsAdvice(t)) {
+      // Advice to the reader right after the error line is the rest of its
+      // message (transformers' "Please pass the argument
+      // `trust_remote_code=True` to allow custom code to be run.").
+      Open(State::kNone, *pending_kind_, pending_line_, pending_text_, pending_origin_);
+      ReadException(pending_line_, pending_text_);
+      pending_kind_.reset();
     } else {
       FlushPending();
     }
@@ -399,9 +406,10 @@ bool BlockSegmenter::ContinuesMessage(std::string_view text, std::string_view t,
   if (message_lines_ > kMaxMessageLines || mark_ != LineMark::kNone) return false;
   if (IsBlank(text[0])) return !message_blank_;  // details: "\tstatus = StatusCode.UNAVAILABLE"
   // Unindented, the message goes on right after a line that announces it
-  // ("... for Settings:"), or as a paragraph after a blank line that starts
-  // by saying what failed. Otherwise the next line is the program's own.
-  if (!message_blank_ && !current_.decisive.ends_with(":")) return false;
+  // ("... for Settings:"), with advice to the reader ("Please pass the
+  // argument ..."), or as a paragraph after a blank line that starts by
+  // saying what failed. Otherwise the next line is the program's own.
+  if (!message_blank_ && !current_.decisive.ends_with(":") && !ReadsAsAdvice(t)) return false;
   if (message_blank_ && first && !StatesFailure(t)) return false;
   // Prose that names no new error and is no other program's output: it
   // starts with a letter, and its first word is no logger's "name:".

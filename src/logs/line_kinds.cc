@@ -153,6 +153,13 @@ bool StatesFailure(std::string_view line) {
   return false;
 }
 
+bool ReadsAsAdvice(std::string_view line) {
+  static constexpr std::array<std::string_view, 14> kOpenings = {
+      "Please ",      "Try ",       "Consider ",  "Did you mean", "You can ",  "You may ",   "You should ",
+      "You might ",   "You must ",  "You need ",  "Make sure ",   "To fix ",   "To resolve ", "If you "};
+  return std::any_of(kOpenings.begin(), kOpenings.end(), [&](std::string_view o) { return line.starts_with(o); });
+}
+
 bool IsWrapperLine(std::string_view line) {
   std::string l = Lower(line.substr(0, std::min<std::size_t>(line.size(), 300)));
   std::replace(l.begin(), l.end(), '-', ' ');  // pip's "subprocess-exited-with-error"

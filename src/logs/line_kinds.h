@@ -49,6 +49,13 @@ bool IsGoDiagnostic(std::string_view cleaned_line);
 // elsewhere in the log.
 bool IsWrapperLine(std::string_view cleaned_line);
 
+// A line that tells the reader what to do, as error messages end: "Please
+// pass the argument `trust_remote_code=True` ...", "Try running with
+// --legacy-peer-deps", "Did you mean ...?", "You can ...", "Consider ...".
+// Right after an error line it is the rest of that error's message, not the
+// program's next output.
+bool ReadsAsAdvice(std::string_view cleaned_line);
+
 // A wrapper line (above) that says a step failed: it names a nonzero exit
 // status. Flutter's
 // "Gradle task assembleRelease failed with exit code 1" and xcodebuild's
