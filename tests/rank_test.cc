@@ -364,5 +364,22 @@ TEST(FixQuote, ATextQuotesAFixWhenItHoldsAFragment) {
                                "node_modules/@types/react/index.d.ts(3100,14): error TS2300"));
 }
 
+// The engine's kept fragments answer as reading them afresh does, record
+// by record, however many records pass through (the cap drops and reads
+// again).
+TEST(FixQuote, KeptFragmentsAnswerAsFreshOnes) {
+  const Record pad = WithFixes({"Set it: tokenizer.pad_token = tokenizer.eos_token"});
+  const Record peer = WithFixes({"Retry with npm install --legacy-peer-deps"});
+  const std::string text = "npm ERR! Fix the upstream dependency conflict, or retry with --legacy-peer-deps";
+  match::FixQuotes quotes;
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_FALSE(quotes.Quotes(0, pad, text));
+    EXPECT_TRUE(quotes.Quotes(1, peer, text));
+  }
+  for (std::size_t i = 2; i < match::FixQuotes::kMaxKept + 10; ++i) quotes.Quotes(i, pad, text);
+  EXPECT_TRUE(quotes.Quotes(1, peer, text));
+  EXPECT_FALSE(quotes.Quotes(0, pad, text));
+}
+
 }  // namespace
 }  // namespace kedb

@@ -124,7 +124,7 @@ void SetContext(const Engine::Impl& engine, std::string_view context_text, const
   }
   const std::size_t d = engine.signatures().DomainOf(c->record);
   c->features.domain = d < affinity.size() ? affinity[d] : 0;
-  c->features.fix_quoted = QuotesFix(*c->match.record, context_text) ? 1 : 0;
+  c->features.fix_quoted = engine.fix_quotes().Quotes(c->record, *c->match.record, context_text) ? 1 : 0;
   Score(c);
 }
 

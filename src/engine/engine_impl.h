@@ -14,6 +14,7 @@
 
 #include "engine/layered_indexes.h"
 #include "kedb/engine.h"
+#include "match/fix_quote.h"
 #include "match/pattern_set.h"
 #include "match/similarity.h"
 
@@ -52,6 +53,8 @@ class Engine::Impl {
   // Valid once Build() has run.
   const LayeredPatterns& patterns() const { return pattern_layers_; }
   const LayeredSignatures& signatures() const { return signature_layers_; }
+  // Whether a text quotes a record's fix, each record's fragments read once.
+  const match::FixQuotes& fix_quotes() const { return fix_quotes_; }
   // Whether the engine is layered over a base (Engine::WithChanges).
   bool layered() const { return base_ != nullptr; }
 
@@ -116,6 +119,7 @@ class Engine::Impl {
   // What the steps call: the own indexes, or base's with the changes over.
   mutable LayeredPatterns pattern_layers_;
   mutable LayeredSignatures signature_layers_;
+  match::FixQuotes fix_quotes_;
 };
 
 }  // namespace kedb

@@ -91,6 +91,23 @@ std::vector<std::string> FixFragments(const Record& record) {
   return fragments;
 }
 
+bool FixQuotes::Quotes(std::size_t index, const Record& record, std::string_view text) const {
+  std::shared_ptr<const std::vector<std::string>> fragments;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = kept_.find(index);
+    if (it == kept_.end()) {
+      if (kept_.size() >= kMaxKept) kept_.clear();
+      it = kept_.emplace(index, std::make_shared<const std::vector<std::string>>(FixFragments(record))).first;
+    }
+    fragments = it->second;
+  }
+  for (const std::string& f : *fragments) {
+    if (text.find(f) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 bool QuotesFix(const Record& record, std::string_view text) {
   return AnyFragment(record, [&](std::string_view piece) { return text.find(piece) != std::string_view::npos; });
 }

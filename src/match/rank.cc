@@ -253,6 +253,7 @@ double Confidence(double logit) { return 1 / (1 + std::exp(-(kCalibrationA * log
 double DefaultMinConfidence() { return kMinConfidence; }
 double DefaultListConfidence() { return kListConfidence; }
 
+
 std::vector<ScoreFactor> ExplainFeatures(const Features& f, const std::string& env_detail) {
   // Short enough to be kept inside a std::string without allocating, and
   // copied with their lengths known: a match is explained each time it is
