@@ -9,6 +9,8 @@
 namespace kedb::match {
 namespace {
 
+constexpr std::size_t kFixSearchBytes = 1 << 16;
+
 void Score(Candidate* c) {
   c->match.score = RankLogit(c->features);
   c->match.confidence = Confidence(c->match.score);
@@ -124,7 +126,10 @@ void SetContext(const Engine::Impl& engine, std::string_view context_text, const
   }
   const std::size_t d = engine.signatures().DomainOf(c->record);
   c->features.domain = d < affinity.size() ? affinity[d] : 0;
-  c->features.fix_quoted = engine.fix_quotes().Quotes(c->record, *c->match.record, context_text) ? 1 : 0;
+  // A block's text has no bound of its own (a Java trace of thousands of
+  // frames); its first 64 KiB hold any message that quotes a fix.
+  const std::string_view quoted = context_text.substr(0, std::min<std::size_t>(context_text.size(), kFixSearchBytes));
+  c->features.fix_quoted = engine.fix_quotes().Quotes(c->record, *c->match.record, quoted) ? 1 : 0;
   Score(c);
 }
 
