@@ -241,8 +241,7 @@ std::vector<Candidate> Engine::Impl::MessageCandidates(const match::MessageLines
   }
   for (Candidate& c : candidates) {
     if (lines_with_text == 1 && c.match.kind == MatchKind::kFuzzy) c.features.fuzzy_alone = 1;
-    match::SetContext(*this, context_text.substr(0, std::min(context_text.size(), kContextBytes)), context, affinity, &c,
-                      one_line);
+    match::SetContext(*this, context_text, context, affinity, &c, one_line);
   }
   // A record hit by a pattern anywhere is not also offered as fuzzy.
   std::erase_if(candidates, [&](const Candidate& c) { return c.match.kind == MatchKind::kFuzzy && regex_hit(c.record); });
