@@ -146,6 +146,41 @@ TEST(Scan, ASureKnownErrorInPlainWordsMakesTheExitStatusContext) {
   for (const auto& b : r.blocks) EXPECT_NE(b.decisive, "ERROR: script returned exit code 1");
 }
 
+// transformers refuses a repository's code on one line and gives the fix
+// on the next (https://github.com/InternLM/lagent/issues/49). Under
+// BuildKit's prefix both lines are the root block, and the record whose
+// workaround gives that fix is credited for the quote.
+TEST(Scan, AnErrorsAdviceLineIsReadWithItAndItsQuotedFixCounts) {
+  TempDir cache;
+  Record custom = testing::MakeRecord("t/custom-code", "ValueError: Loading this model requires trust_remote_code=True",
+                                      R"(contains custom code which must be executed|requires trust_remote_code)");
+  Workaround fix;
+  fix.action = "Pass trust_remote_code=True to from_pretrained after reviewing the repository";
+  custom.workarounds.push_back(fix);
+  auto e = FromRecords(cache, {custom});
+  ASSERT_NE(e, nullptr);
+  std::string log;
+  for (int i = 0; i < 30; ++i) {
+    log += "#14 1" + std::to_string(10 + i) + ".000 INFO sync: fetched page " + std::to_string(i) + "/40\n";
+  }
+  log +=
+      "#14 165.560 ValueError: The repository for 'internlm-chat-7b-v1_1' contains custom code which must be "
+      "executed to correctlyload the model. You can inspect the repository content at https://hf.co/..../x.\n"
+      "#14 165.563 Please pass the argument `trust_remote_code=True` to allow custom code to be run.\n"
+      "#14 ERROR: process \"/bin/sh -c python load.py\" did not complete successfully: exit code: 1\n";
+  ScanResult r = ScanText(*e, log);
+  ASSERT_FALSE(r.blocks.empty());
+  const ErrorBlock& root = r.blocks[0];
+  EXPECT_TRUE(root.root);
+  EXPECT_EQ(root.first_line, 31u);
+  EXPECT_EQ(root.last_line, 32u);
+  ASSERT_FALSE(root.matches.empty());
+  EXPECT_EQ(root.matches[0].record->id, "t/custom-code");
+  bool quoted = false;
+  for (const ScoreFactor& f : root.matches[0].why) quoted |= f.name == "fix_quoted";
+  EXPECT_TRUE(quoted);
+}
+
 // GitLab's runner splits a line it received in two writes and tags the rest
 // "01E+". The rest of a pip warning names a timeout, but it is still a
 // warning: the logger's error below it is the root.
