@@ -327,6 +327,11 @@ Record WithFixes(std::vector<std::string> actions, std::string how = "") {
   return r;
 }
 
+// Whether `text` quotes one of `record`'s fixes, read afresh.
+bool QuotesFix(const Record& record, std::string_view text) {
+  return match::FixQuotes().Quotes(0, record, text);
+}
+
 TEST(FixQuote, CodeFragmentsOfWorkaroundsAreFixes) {
   const Record r = WithFixes({"Set pad_token to eos_token: tokenizer.pad_token = tokenizer.eos_token",
                               "Add special tokens: tokenizer.add_special_tokens({\"pad_token\":\"[PAD]\"})",
@@ -355,12 +360,12 @@ TEST(FixQuote, ATextQuotesAFixWhenItHoldsAFragment) {
       "ValueError: Asking to pad but the tokenizer does not have a padding token. Please select a token to use as "
       "`pad_token` `(tokenizer.pad_token = tokenizer.eos_token e.g.)` or add a new pad token via "
       "`tokenizer.add_special_tokens({'pad_token': '[PAD]'})`.";
-  EXPECT_TRUE(match::QuotesFix(WithFixes({"Set it: tokenizer.pad_token = tokenizer.eos_token"}), text));
-  EXPECT_TRUE(match::QuotesFix(WithFixes({"Add a padding token"}, "call tokenizer.add_special_tokens() first"), text));
-  EXPECT_FALSE(match::QuotesFix(WithFixes({"Pass attention_mask=inputs.attention_mask to generate()"}), text));
-  EXPECT_FALSE(match::QuotesFix(WithFixes({}), text));
+  EXPECT_TRUE(QuotesFix(WithFixes({"Set it: tokenizer.pad_token = tokenizer.eos_token"}), text));
+  EXPECT_TRUE(QuotesFix(WithFixes({"Add a padding token"}, "call tokenizer.add_special_tokens() first"), text));
+  EXPECT_FALSE(QuotesFix(WithFixes({"Pass attention_mask=inputs.attention_mask to generate()"}), text));
+  EXPECT_FALSE(QuotesFix(WithFixes({}), text));
   // A package named in a path is the one the fix installs.
-  EXPECT_TRUE(match::QuotesFix(WithFixes({"Install the types: npm i -D @types/react"}),
+  EXPECT_TRUE(QuotesFix(WithFixes({"Install the types: npm i -D @types/react"}),
                                "node_modules/@types/react/index.d.ts(3100,14): error TS2300"));
 }
 

@@ -82,7 +82,7 @@ inline constexpr double kFuzzyMinSimilarity = 0.35;
 // much they belong to each domain (DomainCues::Affinity): sets the context
 // features and scores the candidate again. `context_is_line`: the context
 // is the candidate's line itself, whose words were measured already.
-// `context_text` is the text those words were read from (for QuotesFix).
+// `context_text` is the text those words were read from (for FixQuotes).
 void SetContext(const Engine::Impl& engine, std::string_view context_text, const LineWords& context,
                 const std::vector<double>& affinity, Candidate* c, bool context_is_line = false);
 

@@ -49,10 +49,8 @@ bool ReadsAsCode(std::string_view piece) {
   return false;
 }
 
-// Calls `found` with each code fragment of `prose` until it returns true;
-// true when it did.
-template <typename Found>
-bool AnyFragment(std::string_view prose, const Found& found) {
+// Adds each code fragment of `prose` not in `out` yet.
+void AddFragments(std::string_view prose, std::vector<std::string>* out) {
   std::size_t i = 0;
   while (i < prose.size()) {
     while (i < prose.size() && Splits(prose[i])) ++i;
@@ -67,27 +65,18 @@ bool AnyFragment(std::string_view prose, const Found& found) {
     while (!piece.empty() && std::string_view(".:").find(piece.front()) != std::string_view::npos) {
       piece.remove_prefix(1);
     }
-    if (ReadsAsCode(piece) && found(piece)) return true;
+    if (ReadsAsCode(piece) && std::find(out->begin(), out->end(), piece) == out->end()) out->emplace_back(piece);
   }
-  return false;
-}
-
-template <typename Found>
-bool AnyFragment(const Record& record, const Found& found) {
-  for (const Workaround& w : record.workarounds) {
-    if (AnyFragment(w.action, found) || AnyFragment(w.how, found)) return true;
-  }
-  return false;
 }
 
 }  // namespace
 
 std::vector<std::string> FixFragments(const Record& record) {
   std::vector<std::string> fragments;
-  AnyFragment(record, [&](std::string_view piece) {
-    if (std::find(fragments.begin(), fragments.end(), piece) == fragments.end()) fragments.emplace_back(piece);
-    return false;
-  });
+  for (const Workaround& w : record.workarounds) {
+    AddFragments(w.action, &fragments);
+    AddFragments(w.how, &fragments);
+  }
   return fragments;
 }
 
@@ -106,10 +95,6 @@ bool FixQuotes::Quotes(std::size_t index, const Record& record, std::string_view
     if (text.find(f) != std::string_view::npos) return true;
   }
   return false;
-}
-
-bool QuotesFix(const Record& record, std::string_view text) {
-  return AnyFragment(record, [&](std::string_view piece) { return text.find(piece) != std::string_view::npos; });
 }
 
 }  // namespace kedb::match

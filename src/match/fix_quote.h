@@ -33,18 +33,16 @@ namespace kedb::match {
 // fragments: many texts name them without quoting a fix.
 std::vector<std::string> FixFragments(const Record& record);
 
-// True when `text` holds one of FixFragments(record), case sensitive. A
-// fragment inside a path counts too: tsc's `node_modules/@types/react/...`
-// names the package a record's fix installs, and on the tuning half of the
-// real-world cases such mentions spoke for the right record 8 times in 10.
-bool QuotesFix(const Record& record, std::string_view text);
-
 inline constexpr std::size_t kMinFixFragment = 10;
 
-// QuotesFix for the records of one knowledge base, with each record's
-// fragments read once and kept (up to kMaxKept records; then the kept ones
-// are dropped and read again as needed, so a long-lived server touching a
-// million records stays bounded). Thread-safe.
+// Whether a text quotes a fix of one of the records of one knowledge
+// base: holds one of FixFragments(record), case sensitive. A fragment
+// inside a path counts too: tsc's `node_modules/@types/react/...` names the
+// package a record's fix installs, and on the tuning half of the
+// real-world cases such mentions spoke for the right record 8 times in 10.
+// Each record's fragments are read once and kept (up to kMaxKept records;
+// then the kept ones are dropped and read again as needed, so a long-lived
+// server touching a million records stays bounded). Thread-safe.
 class FixQuotes {
  public:
   static constexpr std::size_t kMaxKept = 1 << 16;

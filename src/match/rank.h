@@ -65,7 +65,7 @@ struct Features {
   // status names many records share.
   double code_agree = 0;
   // 1 when the text around the line quotes a code fragment one of the
-  // record's workarounds gives (QuotesFix: `tokenizer.pad_token =
+  // record's workarounds gives (FixQuotes: `tokenizer.pad_token =
   // tokenizer.eos_token`, `--legacy-peer-deps`): messages that name their
   // own remedy name the record's.
   double fix_quoted = 0;
