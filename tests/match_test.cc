@@ -403,6 +403,88 @@ TEST(PatternCache, ShardsFindWhatOneDatabaseFindsAndAnEditCompilesFewOfThem) {
   EXPECT_EQ(d[0].pattern, 286u);
 }
 
+// A long text read through several shards: their any-line literals are
+// looked for in one pass over one database made of all of them, and the
+// hits are those of a set in one shard, line for line and span for span,
+// with and without marked lines. Literals longer than Hyperscan's keys
+// that share their first 16 bytes ("quux_controller_") exercise the
+// second step of the lookup through the merged database.
+TEST(PatternCache, ShardsReadALongTextInOnePassAndFindWhatOneDatabaseFinds) {
+  TempDir cache;
+  std::vector<std::string> patterns;
+  for (int i = 0; i < 120; ++i) {
+    patterns.push_back(fmt::format("frobnicator_{:03d}_state=(on|off)", i));
+    patterns.push_back(fmt::format("quux_controller_{:03d}_overheated at \\d+ C", i));
+    patterns.push_back(fmt::format("job {:03d} failed: disk (full|gone)", i));  // a problem word: marked lines only
+  }
+  std::string text;
+  std::vector<std::size_t> starts;
+  std::vector<uint8_t> marks;
+  auto add = [&](const std::string& line, bool marked) {
+    starts.push_back(text.size());
+    text += line + "\n";
+    marks.push_back(marked ? 1 : 0);
+  };
+  for (int i = 0; text.size() < 3 * match::PatternShard::kShortText; ++i) {
+    add(fmt::format("{:05d} INFO step {} of the build went by without a word", i, i), false);
+    if (i % 5 == 0) add(fmt::format("frobnicator_{:03d}_state=on, quux_controller_{:03d}_overheated at {} C", i % 120, (i * 7) % 120, i), false);
+    if (i % 9 == 0) add(fmt::format("ERROR job {:03d} failed: disk full", i % 120), true);
+  }
+  auto whole = match::PatternSet::Build(patterns, "");
+  ASSERT_TRUE(whole.ok());
+  ASSERT_EQ((*whole)->stats().shards, 1u);
+  auto held = std::make_shared<std::vector<std::string>>(patterns);
+  match::PatternSource source{held->size(), [held](uint32_t p) { return std::string_view((*held)[p]); },
+                              [held](uint32_t p) { return KnowledgeBase::PatternHash((*held)[p]); }, 0};
+  auto sharded = match::PatternSet::Build(source, cache.path().string(), 64);
+  ASSERT_TRUE(sharded.ok());
+  ASSERT_GE((*sharded)->stats().shards, 4u);
+  auto merged_files = [&] {
+    std::size_t n = 0;
+    for (const auto& e : fs::directory_iterator(cache.path())) n += e.path().filename().string().starts_with("anyline-");
+    return n;
+  };
+  EXPECT_EQ(merged_files(), 0u) << "made on the first long scan, not with the shards";
+  const std::vector<const std::vector<uint8_t>*> ways = {nullptr, &marks};
+  for (const std::vector<uint8_t>* marked : ways) {
+    std::vector<match::LineHit> a, b;
+    (*whole)->Scan(text, starts, &a, marked);
+    (*sharded)->Scan(text, starts, &b, marked);
+    ASSERT_GT(a.size(), 150u);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].line, b[i].line);
+      EXPECT_EQ(a[i].pattern, b[i].pattern);
+      EXPECT_EQ(a[i].span, b[i].span);
+    }
+    const std::set<uint32_t> kinds = [&] {
+      std::set<uint32_t> k;
+      for (const match::LineHit& h : b) k.insert(h.pattern % 3);
+      return k;
+    }();
+    EXPECT_EQ(kinds.size(), 3u) << "every kind of pattern is found";
+  }
+  ASSERT_EQ(merged_files(), 1u);
+  // Another process with the same patterns reads the merged database
+  // back (the file is not written again), and finds the same.
+  auto merged_file = [&] {
+    for (const auto& e : fs::directory_iterator(cache.path())) {
+      if (e.path().filename().string().starts_with("anyline-")) return e.path();
+    }
+    return fs::path();
+  };
+  const fs::path first = merged_file();
+  fs::last_write_time(first, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  const auto written = fs::last_write_time(first);
+  auto again = match::PatternSet::Build(source, cache.path().string(), 64);
+  std::vector<match::LineHit> a, c;
+  (*whole)->Scan(text, starts, &a);
+  (*again)->Scan(text, starts, &c);
+  EXPECT_EQ(a.size(), c.size());
+  EXPECT_EQ(merged_file(), first);
+  EXPECT_EQ(fs::last_write_time(first), written);
+}
+
 // The prefilter must never lose a true hit: on the corpus, every record
 // whose regex matches its own signature (checked directly with PCRE2) is
 // found among the matches for that signature.

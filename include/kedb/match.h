@@ -83,8 +83,8 @@ struct ScanOptions {
   // times slower on a large log.
   bool all_lines = false;
   // Chunks of the log cleaned and matched at once, each on a thread of its
-  // own. The result does not depend on it; memory grows by about 2 MB a
-  // thread.
+  // own, and error blocks scored at once the same way. The result does not
+  // depend on it; memory grows by about 2 MB a thread.
   std::size_t threads = 1;
 };
 

@@ -11,6 +11,7 @@
 //   5. Tidy: decisive lines, weak blocks dropped, neighbours merged, root
 //      error first.
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <future>
@@ -448,10 +449,22 @@ Status Engine::Impl::Scan(std::istream& raw, const ScanOptions& options, ScanRes
 
   // Stage 4.
   std::vector<ErrorBlock>& blocks = placed.blocks;
-  for (std::size_t i = 0; i < blocks.size(); ++i) {
-    const logs::Block* found = i < placed.found.size() && i < kMessageBlocks ? &placed.found[i] : nullptr;
-    ScoreBlock(blocks[i], found, placed.hit_texts[i], options.match, &placed.candidates[i]);
+  // Blocks are scored each on its own, on as many threads as the scan may
+  // use: at a million records reading a block as a message costs about
+  // half a millisecond, and a long log has hundreds.
+  std::atomic<std::size_t> next_block{0};
+  auto score_blocks = [&] {
+    for (std::size_t i = next_block++; i < blocks.size(); i = next_block++) {
+      const logs::Block* found = i < placed.found.size() && i < kMessageBlocks ? &placed.found[i] : nullptr;
+      ScoreBlock(blocks[i], found, placed.hit_texts[i], options.match, &placed.candidates[i]);
+    }
+  };
+  std::vector<std::future<void>> helpers;
+  for (std::size_t t = 1; t < std::min<std::size_t>(options.threads, blocks.size()); ++t) {
+    helpers.push_back(std::async(std::launch::async, score_blocks));
   }
+  score_blocks();
+  for (auto& h : helpers) h.get();
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     match::KeepBest(&placed.candidates[i], options.match);
     blocks[i].matches = match::Explain(std::move(placed.candidates[i]), options.match);

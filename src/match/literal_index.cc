@@ -89,6 +89,43 @@ LiteralGroups GroupPatterns(const LiteralMap& by_literal, const std::vector<std:
   return out;
 }
 
+
+// What Hyperscan looks for in an index of `count` sorted literals (`at`):
+// each literal up to kDatabaseKeyBytes long, reported as `base` plus its
+// number, and the first kDatabaseKeyBytes of the longer ones, once per
+// distinct start, reported as `base` plus count plus the number of their
+// table key (the longer literals' kKeyBytes starts, numbered in order):
+// the literals behind that key which begin there are then found as the
+// table finds them (LongLiteralsAt).
+template <typename At>
+void ListDatabaseKeys(std::size_t count, const At& at, unsigned base, std::vector<std::string>* keys,
+                  std::vector<unsigned>* ids) {
+  std::string_view last_prefix;
+  unsigned prefix = 0;
+  bool any_prefix = false;
+  for (uint32_t i = 0; i < count; ++i) {
+    const std::string_view lit = at(i);
+    if (lit.size() <= kDatabaseKeyBytes) {
+      keys->emplace_back(lit);
+      ids->push_back(base + i);
+    }
+    if (lit.size() <= kKeyBytes) continue;
+    const std::string_view key = lit.substr(0, kKeyBytes);
+    if (!any_prefix || last_prefix != key) {
+      prefix += any_prefix ? 1 : 0;
+      any_prefix = true;
+      last_prefix = key;
+    }
+    if (lit.size() <= kDatabaseKeyBytes) continue;
+    // Sorted: the literals that share a start are neighbours.
+    const std::string_view start = lit.substr(0, kDatabaseKeyBytes);
+    const unsigned id = base + static_cast<unsigned>(count) + prefix;
+    if (keys->empty() || ids->back() != id || keys->back() != start) {
+      keys->emplace_back(start);
+      ids->push_back(id);
+    }
+  }
+}
 }  // namespace
 
 Result<regex::HsDatabase> LiteralIndex::Write(const LiteralMap& by_literal, const std::vector<std::string>& gates,
@@ -102,13 +139,6 @@ Result<regex::HsDatabase> LiteralIndex::Write(const LiteralMap& by_literal, cons
   std::vector<uint32_t> prefix_offsets{0}, prefix_literals;
   *lengths = 0;
   std::vector<uint64_t> key_hashes;
-  // What Hyperscan looks for: each literal up to kDatabaseKeyBytes long,
-  // reported as its number, and the first kDatabaseKeyBytes of the longer
-  // ones, once per distinct start, reported as literals.size() plus the
-  // number of their table key: the literals behind that key which begin
-  // there are then found as the table finds them.
-  std::vector<std::string> db_keys;
-  std::vector<unsigned> db_ids;
   const auto count = static_cast<uint32_t>(literals.size());
   uint64_t longest = 0;
   for (uint32_t i = 0; i < count; ++i) {
@@ -116,10 +146,6 @@ Result<regex::HsDatabase> LiteralIndex::Write(const LiteralMap& by_literal, cons
     const std::string_view key = lit.substr(0, kKeyBytes);
     *lengths |= uint64_t{1} << (key.size() - 1);
     longest = std::max<uint64_t>(longest, lit.size());
-    if (lit.size() <= kDatabaseKeyBytes) {
-      db_keys.emplace_back(lit);
-      db_ids.push_back(i);
-    }
     if (lit.size() <= kKeyBytes) {
       key_hashes.push_back(KeyHash(key));
       continue;
@@ -130,16 +156,10 @@ Result<regex::HsDatabase> LiteralIndex::Write(const LiteralMap& by_literal, cons
       key_hashes.push_back(KeyHash(key));
     }
     prefix_literals.push_back(i);
-    if (lit.size() > kDatabaseKeyBytes) {
-      // Sorted: the literals that share a start are neighbours.
-      const std::string_view start = lit.substr(0, kDatabaseKeyBytes);
-      const unsigned id = count + static_cast<unsigned>(prefixes.size() - 1);
-      if (db_keys.empty() || db_keys.back() != start || db_ids.back() != id) {
-        db_keys.emplace_back(start);
-        db_ids.push_back(id);
-      }
-    }
   }
+  std::vector<std::string> db_keys;
+  std::vector<unsigned> db_ids;
+  ListDatabaseKeys(literals.size(), [&](uint32_t i) { return std::string_view(literals[i]); }, 0, &db_keys, &db_ids);
   if (!prefixes.empty()) prefix_offsets.push_back(static_cast<uint32_t>(prefix_literals.size()));
   auto db = regex::HsDatabase::CompileLiterals(db_keys, &db_ids);
   if (!db.ok()) return db.status();
@@ -305,6 +325,17 @@ void LiteralIndex::LongLiteralsAt(uint32_t prefix, std::string_view text, std::s
   });
 }
 
+void LiteralIndex::DatabaseKeys(unsigned base, std::vector<std::string>* keys, std::vector<unsigned>* ids) const {
+  ListDatabaseKeys(literals_.size(), [&](uint32_t i) { return literals_.At(i); }, base, keys, ids);
+}
+
+void LiteralIndex::DatabaseHit(unsigned id, std::string_view text, std::size_t end, std::string* folded,
+                               const std::function<void(uint32_t literal, std::size_t end)>& on_hit) const {
+  const auto count = static_cast<uint32_t>(literals_.size());
+  if (id < count) return on_hit(id, end);
+  if (end >= kDatabaseKeyBytes) LongLiteralsAt(id - count, text, end - kDatabaseKeyBytes, folded, on_hit);
+}
+
 void LiteralIndex::Find(std::string_view text, const std::function<void(uint32_t literal, std::size_t end)>& on_hit,
                         Route route, const TextKeys* keys) const {
   if (literals_.size() == 0) return;
@@ -319,11 +350,9 @@ void LiteralIndex::Find(std::string_view text, const std::function<void(uint32_t
     route = database ? Route::kDatabase : Route::kTable;
   }
   if (route == Route::kDatabase) {
-    const auto count = static_cast<uint32_t>(literals_.size());
     std::string folded;
     db_.Get().Scan(text, [&](unsigned id, unsigned long long end) {
-      if (id < count) return on_hit(id, static_cast<std::size_t>(end));
-      LongLiteralsAt(id - count, text, static_cast<std::size_t>(end) - kDatabaseKeyBytes, &folded, on_hit);
+      DatabaseHit(id, text, static_cast<std::size_t>(end), &folded, on_hit);
     });
     return;
   }

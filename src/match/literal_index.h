@@ -126,6 +126,18 @@ class LiteralIndex {
   // (database). `keys`, when given, are TextKeys of `text`.
   void Find(std::string_view text, const std::function<void(uint32_t literal, std::size_t end)>& on_hit,
             Route route = Route::kAuto, const TextKeys* keys = nullptr) const;
+  // The keys this index's database holds and the id each reports, `base`
+  // added: several indexes' keys, each given its own base, make one
+  // database (a base is the previous one plus its database_ids()). The
+  // keys are read from the tables, so the database itself is not read.
+  void DatabaseKeys(unsigned base, std::vector<std::string>* keys, std::vector<unsigned>* ids) const;
+  // How many ids DatabaseKeys gives out, from `base` on.
+  std::size_t database_ids() const { return literals_.size() + prefixes_.size(); }
+  // What Find reports for a hit of key `id` (base taken off) ending at
+  // `end` of `text`; `folded` is a buffer.
+  void DatabaseHit(unsigned id, std::string_view text, std::size_t end, std::string* folded,
+                   const std::function<void(uint32_t literal, std::size_t end)>& on_hit) const;
+
   // The patterns literal `literal` leads to, and the same in groups.
   std::span<const uint32_t> Patterns(uint32_t literal) const;
   void Groups(uint32_t literal, std::vector<Group>* out) const;

@@ -36,8 +36,9 @@
 // compiled two at a time, and cached on disk each under a key made of its
 // patterns' hashes; which shard holds which pattern is cached too
 // (shard_plan.h). A short text is looked up in the shards' literal tables,
-// a long one scanned with their Hyperscan databases. A stale or corrupt
-// cache file is rebuilt, never trusted.
+// a long one scanned with their Hyperscan databases, the any-line literals
+// of every shard with one database made of them all (merged_literals.h).
+// A stale or corrupt cache file is rebuilt, never trusted.
 //
 // Thread-safe: const methods may run concurrently.
 #pragma once
@@ -55,6 +56,7 @@
 
 #include "kedb/status.h"
 #include "match/literal_check.h"
+#include "match/merged_literals.h"
 #include "match/pattern_shard.h"
 #include "match/shard_plan.h"
 #include "regex/hs_database.h"
@@ -194,14 +196,17 @@ class PatternSet {
   static void FindOnMarkedLines(const PatternShard& shard, std::string_view text,
                                 const std::vector<std::size_t>& starts, const std::vector<uint32_t>* original,
                                 const TextKeys* keys, MarkedCandidates* out);
-  // Scan() for one shard: appends its hits, in no particular order.
-  // `marked` is null when every line counts as marked.
-  void ScanShard(const PatternShard& shard, std::string_view text, const std::vector<std::size_t>& line_starts,
-                 const MarkedLines* marked, const TextKeys* keys, std::vector<LineHit>* hits) const;
+  class ShardScan;
+  // The shards' any-line literals in one database, made on first call
+  // (merged_literals.h); null when it cannot be made.
+  const MergedLiterals* Merged() const;
 
   std::unique_ptr<ShardPlan> plan_;  // before shards_, which read their members from it
   std::vector<PatternShard> shards_;
   PatternSetStats stats_;
+  std::string cache_dir_;
+  mutable std::once_flag merged_once_;
+  mutable std::unique_ptr<MergedLiterals> merged_;
 };
 
 }  // namespace kedb::match

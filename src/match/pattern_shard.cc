@@ -265,6 +265,8 @@ void PatternShard::FindLiterals(Literals kind, std::string_view text,
   parts_->index[static_cast<int>(kind)].Find(text, on_hit, route, keys);
 }
 
+const LiteralIndex& PatternShard::literal_index(Literals kind) const { return parts_->index[static_cast<int>(kind)]; }
+
 std::span<const uint32_t> PatternShard::LiteralPatterns(Literals kind, uint32_t literal) const {
   return parts_->index[static_cast<int>(kind)].Patterns(literal);
 }

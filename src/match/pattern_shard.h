@@ -90,6 +90,8 @@ class PatternShard {
   void FindLiterals(Literals kind, std::string_view text,
                     const std::function<void(uint32_t literal, std::size_t end)>& on_hit,
                     Route route = Route::kAuto, const TextKeys* keys = nullptr) const;
+  // The index of the literals of `kind`.
+  const LiteralIndex& literal_index(Literals kind) const;
   // The local numbers of the patterns literal `literal` of `kind` leads to.
   std::span<const uint32_t> LiteralPatterns(Literals kind, uint32_t literal) const;
   // The same in groups by gate (LiteralIndex::Groups).
