@@ -289,12 +289,30 @@ TEST(LineKinds, WarningsWrappersAndFailures) {
   // https://github.com/keras-team/keras/issues/9643
   for (const char* c : {"    raise AssertionError(\"Torch not compiled with CUDA enabled\")",
                         "   1372         except KeyError:", "-> 1374       raise type(e)(node_def, op, message)",
-                        "----> 3 raise ValueError(x)", "  throw new Error('boom');"}) {
+                        "----> 3 raise ValueError(x)", "  throw new Error('boom');",
+                        // Code frames, whatever their code says (Babel, rustc).
+                        "> 60 |   this.setState({ error });", "  59 | onPublishError = error => {",
+                        "4 |     let x: Result<i32, Error> = Err(e);"}) {
     EXPECT_TRUE(logs::IsSourceLine(c)) << c;
   }
   for (const char* c : {"AssertionError: Torch not compiled with CUDA enabled", "404 Not Found: raise limits",
-                        "RuntimeError: exception raised in worker", "Exception: raise failed"}) {
+                        "RuntimeError: exception raised in worker", "Exception: raise failed",
+                        "| 1 | error | build failed |", "web-1  | Error: connect ECONNREFUSED 127.0.0.1:5432"}) {
     EXPECT_FALSE(logs::IsSourceLine(c)) << c;
+  }
+  // A warning that names an error reports one at a warning level.
+  // https://github.com/meteor/meteor/issues/6279, and podman pulling past
+  // Docker Hub's limit.
+  for (const char* w : {"[Wed Feb 24 2016 01:08:57 GMT+0000 (UTC)] WARNING MongoError: E11000 duplicate key error",
+                        "time=\"2025-02-04T15:51:23-05:00\" level=warning msg=\"Failed, retrying in 2s ... (1/3). "
+                        "Error: initializing source docker://debian:bookworm: toomanyrequests\""}) {
+    EXPECT_TRUE(IsWarningLine(w) && logs::NamesAnError(w)) << w;
+  }
+  for (const char* w : {"/app/x.py:12: DeprecationWarning: datetime.utcnow() is deprecated",
+                        "WARNING: Retrying (Retry(total=4)) after connection broken by "
+                        "'ReadTimeoutError(\"HTTPSConnectionPool(host='pypi.org', port=443)\")'",
+                        "warning: unused variable `error`", "npm WARN deprecated request@2.88.2: ErrorHandling moved"}) {
+    EXPECT_FALSE(logs::NamesAnError(w)) << w;
   }
   // A passing test's name is no failure, whatever it says; a failing one is.
   for (const char* f : {"    \u2713 shows the error state when the request fails (58 ms)",

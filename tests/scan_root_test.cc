@@ -259,7 +259,8 @@ TEST(Scan, AKnownErrorRightAboveAHeaderlessStackTraceHeadsIt) {
 // what failed than one from an earlier step: a registry's rate limit
 // logged at level=warning by the failing pull, after pip retried a
 // download long before (https://github.com/containers/podman/issues/25204
-// prints the first).
+// prints the first). The rate limit names an error ("Error: reading
+// manifest ..."), so it comes before the exit status too.
 TEST(Scan, TheWarningBeforeTheFailureComesBeforeEarlierOnes) {
   TempDir cache;
   auto e = FromRecords(cache, {testing::MakeRecord("t/read-timeout", "pip ReadTimeoutError: Read timed out",
@@ -277,11 +278,73 @@ TEST(Scan, TheWarningBeforeTheFailureComesBeforeEarlierOnes) {
   for (int i = 0; i < 5; ++i) log += "Post job cleanup " + std::to_string(i) + "\n";
   ScanResult r = ScanText(*e, log);
   ASSERT_EQ(r.blocks.size(), 3u);
-  EXPECT_EQ(r.blocks[0].decisive, "Process completed with exit code 1.");
-  ASSERT_FALSE(r.blocks[1].matches.empty());
-  EXPECT_EQ(r.blocks[1].matches[0].record->id, "t/rate-limit");
+  ASSERT_FALSE(r.blocks[0].matches.empty());
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/rate-limit");
+  EXPECT_TRUE(r.blocks[0].root);
+  EXPECT_EQ(r.blocks[1].decisive, "Process completed with exit code 1.");
   ASSERT_FALSE(r.blocks[2].matches.empty());
   EXPECT_EQ(r.blocks[2].matches[0].record->id, "t/read-timeout");
+}
+
+// A tool may log an error at a warning level: Meteor's "WARNING MongoError:
+// E11000 ..." (https://github.com/meteor/meteor/issues/6279), a registry
+// client's `level=warning msg="... Error: ... toomanyrequests"`. Named as an
+// error, it is the failure before the job's exit status, not a warning
+// after it; a deprecation warning in the same log stays a warning.
+TEST(Scan, AnErrorLoggedAtAWarningLevelComesBeforeTheExitStatus) {
+  TempDir cache;
+  auto e = FromRecords(cache,
+                       {testing::MakeRecord("t/e11000", "MongoError: E11000 duplicate key error collection",
+                                            R"(E11000 duplicate key error)"),
+                        testing::MakeRecord("t/utcnow", "DeprecationWarning: datetime.datetime.utcnow() is deprecated",
+                                            R"(DeprecationWarning: datetime\.datetime\.utcnow\(\) is deprecated)")});
+  ASSERT_NE(e, nullptr);
+  std::string log;
+  for (int i = 0; i < 40; ++i) log += "I20260314 10:01:45 syncing package " + std::to_string(i) + "\n";
+  log += "[Wed Feb 24 2016 01:08:57 GMT+0000 (UTC)] WARNING MongoError: E11000 duplicate key error collection: "
+         "app.SyncState index: _id_ dup key: { : \"lastUpdated\" }\n";
+  for (int i = 0; i < 40; ++i) log += "I20260314 10:01:46 waiting for the server " + std::to_string(i) + "\n";
+  log += "/app/x.py:12: DeprecationWarning: datetime.datetime.utcnow() is deprecated\n";
+  for (int i = 0; i < 40; ++i) log += "I20260314 10:01:47 still waiting " + std::to_string(i) + "\n";
+  log += "ERROR: Job failed: exit code 1\n";
+  ScanResult r = ScanText(*e, log);
+  ASSERT_GE(r.blocks.size(), 2u);
+  EXPECT_TRUE(r.blocks[0].root);
+  ASSERT_FALSE(r.blocks[0].matches.empty());
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/e11000");
+  for (std::size_t i = 1; i < r.blocks.size(); ++i) {
+    if (!r.blocks[i].matches.empty() && r.blocks[i].matches[0].record->id == "t/utcnow") return;
+  }
+  ADD_FAILURE() << "the deprecation warning is still reported";
+}
+
+// A React error printed with Babel's code frame at the end of a log
+// (https://github.com/opentok/opentok-web-samples/issues/167): the frame's
+// source lines mention `error`, but quoting code says nothing failed, and
+// the known error above them is the root.
+TEST(Scan, ACodeFrameAtTheLogsEndIsNoErrorLine) {
+  TempDir cache;
+  auto e = FromRecords(cache, {testing::MakeRecord("t/child", "Objects are not valid as a React child",
+                                                   R"(Objects are not valid as a React child)")});
+  ASSERT_NE(e, nullptr);
+  std::string log;
+  for (int i = 0; i < 60; ++i) log += "{'loss': 1.5" + std::to_string(i) + ", 'epoch': 6.61}\n";
+  log += "Objects are not valid as a React child (found: object with keys {code, message, name}). If you meant "
+         "to render a collection of children, use an array instead.\n"
+         "    in div (at App.js:84)\n"
+         "    in App (at index.js:18)\n"
+         "App._this.onPublishError [as onError]\n"
+         "src/App.js:60\n"
+         "  57 | };\n"
+         "  58 | \n"
+         "  59 | onPublishError = error => {\n"
+         "> 60 |   this.setState({ error });\n"
+         "  61 | };\n";
+  ScanResult r = ScanText(*e, log);
+  ASSERT_EQ(r.blocks.size(), 1u);
+  EXPECT_TRUE(r.blocks[0].root);
+  ASSERT_FALSE(r.blocks[0].matches.empty());
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/child");
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ bool LeadsTo(const Record& a, const Record& b) {
 //      key files are NOT accessible by others.");
 //   3  lines that only report another failure (an exit status, pip's
 //      "subprocess-exited-with-error");
-//   4  known errors on warning lines (deprecations, retries, lint), and
+//   4  known errors on warning lines (deprecations, retries, lint) that
+//      name no error (logs::NamesAnError), and
 //      on lines the segmenter left alone that only report an exit status;
 //   5  other known errors on lines that say nothing failed ("Checking out
 //      5bb35ccb as detached HEAD"), or that are source code a traceback
@@ -42,7 +43,9 @@ int Tier(const ErrorBlock& b) {
   }
   // A known error on a line that only reports an exit status (wandb's
   // "(failed 1)") says no more than a warning does.
-  if (logs::IsWarningLine(b.decisive)) return 4;
+  // An error a tool logged at a warning level ("WARNING MongoError: ...")
+  // is read as an error.
+  if (logs::IsWarningLine(b.decisive) && !logs::NamesAnError(b.decisive)) return 4;
   if (logs::IsWrapperLine(b.decisive)) return 3;
   if (logs::IsSourceLine(b.decisive)) return 5;
   if (logs::StatesFailure(b.decisive)) return 0;

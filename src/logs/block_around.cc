@@ -18,8 +18,11 @@ namespace kedb::logs {
 namespace {
 
 // A problem line that can say why a step failed: it states a failure and
-// is no warning (a deprecation explains no failed step).
-bool SaysWhatFailed(std::string_view line) { return !IsWarningLine(line) && StatesFailure(line); }
+// is no warning (a deprecation explains no failed step) and no source code
+// quoted (a code frame line that mentions an error).
+bool SaysWhatFailed(std::string_view line) {
+  return !IsWarningLine(line) && !IsSourceLine(line) && StatesFailure(line);
+}
 
 }  // namespace
 

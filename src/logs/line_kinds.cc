@@ -4,6 +4,8 @@
 #include <array>
 #include <string>
 
+#include "logs/block_starts.h"
+
 namespace kedb::logs {
 namespace {
 
@@ -68,6 +70,18 @@ bool IsWarningLine(std::string_view line) {
   return false;
 }
 
+bool NamesAnError(std::string_view line) {
+  line = line.substr(0, std::min<std::size_t>(line.size(), 300));
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (!(c >= 'A' && c <= 'Z')) continue;
+    const char before = i == 0 ? ' ' : line[i - 1];
+    if (before != ' ' && before != '"' && before != '\'' && before != '[' && before != '(') continue;
+    if (IsExceptionLine(line.substr(i))) return true;
+  }
+  return false;
+}
+
 // A test runner's line for a check that passed: "✓ rejects a bad token
 // (12 ms)", "PASS src/a.test.ts", "--- PASS: TestFail (0.00s)", "ok
 // example.com/pkg 0.01s", "tests/test_io.py::test_fails PASSED [ 40%]".
@@ -98,6 +112,8 @@ bool IsSourceLine(std::string_view t) {
   if (i > digits) {
     if (i == t.size() || (t[i] != ' ' && t[i] != '\t')) return false;  // "404 Not Found" has no code after it
     skip_spaces();
+    // A code frame (Babel, webpack, Vite, ESLint, rustc): "> 60 |   this.setState({ error });".
+    if (i < t.size() && t[i] == '|') return true;
   }
   const std::string_view code = t.substr(i);
   for (std::string_view keyword : {"raise ", "except ", "except:", "assert ", "throw "}) {

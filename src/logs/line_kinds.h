@@ -15,6 +15,15 @@ namespace kedb::logs {
 // over the line's first 200 bytes.
 bool IsWarningLine(std::string_view cleaned_line);
 
+// A warning line that reports an error by its name: an exception or
+// "Error" followed by a colon, at a word's start ("WARNING MongoError:
+// E11000 duplicate key error", a registry client's `level=warning
+// msg="Failed, retrying ... Error: initializing source ...: toomanyrequests`).
+// Python warning categories ("DeprecationWarning:") and an exception named
+// inside a call ("after connection broken by 'ReadTimeoutError(...)'")
+// are not. Cost: a pass over the line's first 300 bytes.
+bool NamesAnError(std::string_view cleaned_line);
+
 // A line whose words say something failed: "error", "exception", "failed",
 // "refused", "denied", "cannot", "not found", "timed out", "killed", ...,
 // as whole words (CamelCase parts count: "ConnectionRefusedError",
@@ -25,8 +34,10 @@ bool StatesFailure(std::string_view cleaned_line);
 
 // A line of source code as a traceback quotes it, which names exceptions
 // without reporting one: "raise AssertionError(\"Torch not compiled ...\")",
-// "except KeyError:", "throw new Error(...)", and IPython's numbered lines
-// ("   1372         except KeyError:", "-> 1374       raise type(e)(...)").
+// "except KeyError:", "throw new Error(...)", IPython's numbered lines
+// ("   1372         except KeyError:", "-> 1374       raise type(e)(...)"),
+// and any line of a code frame, whatever its code says ("> 60 |
+// this.setState({ error });", "  12 |   let x: i32 = \"a\";").
 bool IsSourceLine(std::string_view cleaned_line);
 
 // A diagnostic of the Go toolchain, which names no severity: a Go file's
