@@ -347,5 +347,54 @@ TEST(Scan, ACodeFrameAtTheLogsEndIsNoErrorLine) {
   EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/child");
 }
 
+// A failed step no record explains, with a known error right before it or
+// among its last lines: that error is likely why the step failed, though
+// its line reads as a warning (React's warning printed through jest's
+// console.error, https://github.com/carbon-design-system/carbon-addons-iot-react/issues/2452;
+// Kong's [warn] line for the request Elasticsearch refused,
+// https://github.com/Kong/kong/issues/6965). A lint warning from an
+// earlier step stays behind the step.
+TEST(Scan, AKnownErrorJustBeforeAnUnexplainedFailedStepIsItsCause) {
+  TempDir cache;
+  auto e = FromRecords(
+      cache, {testing::MakeRecord("t/hook-deps", "React Hook useEffect has a missing dependency",
+                                  R"(React Hook useEffect has a missing dependency)"),
+              testing::MakeRecord("t/update-while-rendering", "Warning: Cannot update a component while rendering a "
+                                  "different component", R"(Cannot update a component .* while rendering a different component)"),
+              testing::MakeRecord("t/total-fields", "Limit of total fields [1000] in index has been exceeded",
+                                  R"(Limit of total fields \[\d+\] in index .* has been exceeded)")});
+  ASSERT_NE(e, nullptr);
+  auto job = [](const std::string& failure) {
+    std::string log = "2026-03-14T10:01:40.1234567Z   47:14   warning  React Hook useEffect has a missing dependency: "
+                      "'refetch'. Either include it or remove the dependency array  react-hooks/exhaustive-deps\n";
+    for (int i = 0; i < 200; ++i) {
+      log += "2026-03-14T10:01:45.1234567Z  PASS  src/components/Widget" + std::to_string(i) + ".test.jsx\n";
+    }
+    log += failure;
+    for (int i = 0; i < 5; ++i) log += "2026-03-14T10:01:50.1234567Z Tests: " + std::to_string(i) + " passed\n";
+    return log + "2026-03-14T10:01:51.1234567Z ##[error]Process completed with exit code 1.\n";
+  };
+  const std::string react =
+      "2026-03-14T10:01:48.1234567Z     console.error\n"
+      "2026-03-14T10:01:48.1234567Z       Warning: Cannot update a component (`RuleBuilder`) while rendering a "
+      "different component (`RuleBuilderEditor`). To locate the bad setState() call inside `RuleBuilderEditor`, "
+      "follow the stack trace as described in https://fb.me/setstate-in-render\n"
+      "2026-03-14T10:01:48.1234567Z           in RuleBuilderEditor (created by RuleBuilder)\n";
+  const std::string kong =
+      "2021/03/25 15:17:07 [warn] 39#0: *12427361 [lua] batch_queue.lua:183: failed to process entries: request to "
+      "elasticsearch-svc:9200 returned status code 400 and body {\"error\":{\"type\":\"illegal_argument_exception\","
+      "\"reason\":\"Limit of total fields [1000] in index [audit_apis] has been exceeded\"},\"status\":400}\n";
+  for (const auto& [failure, id] : {std::pair{react, "t/update-while-rendering"}, std::pair{kong, "t/total-fields"}}) {
+    ScanResult r = ScanText(*e, job(failure));
+    ASSERT_GE(r.blocks.size(), 3u) << id;
+    EXPECT_TRUE(r.blocks[0].root);
+    ASSERT_FALSE(r.blocks[0].matches.empty()) << id;
+    EXPECT_EQ(r.blocks[0].matches[0].record->id, id);
+    EXPECT_EQ(r.blocks[1].decisive, "Process completed with exit code 1.") << id;
+    ASSERT_FALSE(r.blocks[2].matches.empty()) << id;
+    EXPECT_EQ(r.blocks[2].matches[0].record->id, "t/hook-deps") << id;
+  }
+}
+
 }  // namespace
 }  // namespace kedb

@@ -60,18 +60,34 @@ constexpr int kFirstWarningTier = 4;
 // CI job's warnings from early steps (pip retrying a download, a lint
 // hint) are rarely what failed; the warning just before the step's exit
 // status often is (a registry's rate limit logged at level=warning).
+// A block inside a failure's lines (a warning among a failed step's
+// lines) is 0 lines from it.
 std::vector<std::size_t> GapsToNextFailure(const std::vector<ErrorBlock>& blocks, const std::vector<int>& tiers) {
-  std::vector<std::size_t> failures;  // first lines, in order
-  for (std::size_t i = 0; i < blocks.size(); ++i) {
-    if (tiers[i] < kFirstWarningTier) failures.push_back(blocks[i].first_line);
-  }
-  std::sort(failures.begin(), failures.end());
   std::vector<std::size_t> gaps(blocks.size(), SIZE_MAX);
-  for (std::size_t i = 0; i < blocks.size(); ++i) {
-    auto next = std::upper_bound(failures.begin(), failures.end(), blocks[i].last_line);
-    if (next != failures.end()) gaps[i] = *next - blocks[i].last_line;
+  for (std::size_t f = 0; f < blocks.size(); ++f) {
+    if (tiers[f] >= kFirstWarningTier) continue;
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      const std::size_t end = blocks[i].last_line;
+      if (i == f || blocks[f].last_line <= end) continue;
+      gaps[i] = std::min(gaps[i], blocks[f].first_line > end ? blocks[f].first_line - end : 0);
+    }
   }
   return gaps;
+}
+
+// Whether known error `known` is right before `step`, a failed step or an
+// exit status no record explains (tier 3), or among the step's last
+// lines: then it is likely what made the step fail, though its line reads
+// as a warning (React's "Warning: Cannot update a component" under jest's
+// console.error, a proxy's [warn] line for the request that failed).
+constexpr std::size_t kJustBeforeStep = 10;
+constexpr std::size_t kStepsLastLines = 30;
+bool JustBeforeStep(const ErrorBlock& known, const ErrorBlock& step, int step_tier) {
+  if (known.matches.empty() || step_tier != 3 || !step.matches.empty()) return false;
+  const std::size_t end = known.last_line;
+  if (end >= step.last_line) return false;
+  if (end < step.first_line) return step.first_line - end <= kJustBeforeStep;
+  return step.last_line - end <= kStepsLastLines;
 }
 
 }  // namespace
@@ -110,11 +126,16 @@ void OrderRootFirst(std::vector<ErrorBlock>* blocks) {
       }
     }
   }
+  std::vector<int> tiers(n);
+  for (std::size_t i = 0; i < n; ++i) tiers[i] = Tier((*blocks)[i]);
+  for (std::size_t step = 0; step < n; ++step) {
+    for (std::size_t known = 0; known < n; ++known) {
+      if (JustBeforeStep((*blocks)[known], (*blocks)[step], tiers[step])) add_edge(known, step);
+    }
+  }
   // Kahn's algorithm, among the blocks whose causes are out, by tier (see
   // Tier), the earliest first; among warnings and lines that say nothing
   // failed, the one closest before a failure first.
-  std::vector<int> tiers(n);
-  for (std::size_t i = 0; i < n; ++i) tiers[i] = Tier((*blocks)[i]);
   const std::vector<std::size_t> gaps = GapsToNextFailure(*blocks, tiers);
   auto tier = [&](std::size_t i) { return tiers[i]; };
   auto later = [&](std::size_t x, std::size_t y) {
