@@ -396,5 +396,37 @@ TEST(Scan, AKnownErrorJustBeforeAnUnexplainedFailedStepIsItsCause) {
   }
 }
 
+// React Native's CLI reports "error Failed to install the app." after
+// Gradle's own failure report (https://github.com/reactnativecn/react-native-website/issues/958):
+// the known error right before a logger's error line no record knows is
+// its cause. A warning right before such a line is not (see
+// TheRestOfASplitLineIsReadWithItsFirstPart).
+TEST(Scan, AKnownFailureJustBeforeAnUnknownErrorLineIsItsCause) {
+  TempDir cache;
+  auto e = FromRecords(cache, {testing::MakeRecord("t/gradle", "FAILURE: Build failed with an exception.",
+                                                   R"(FAILURE: Build failed with an exception)")});
+  ASSERT_NE(e, nullptr);
+  std::string log;
+  for (int i = 0; i < 60; ++i) log += "2025-10-23 04:38:07,865 INFO sync: fetched page " + std::to_string(i) + "\n";
+  log +=
+      "FAILURE: Build failed with an exception.\n\n"
+      "* What went wrong:\n"
+      "A problem occurred configuring project ':lottie-react-native'.\n"
+      "> Installed Build Tools revision 33.0.1 is corrupted. Remove and install again using the SDK Manager.\n\n"
+      "* Try:\n"
+      "Run with --stacktrace option to get the stack trace. Run with --info or --debug option to get more log "
+      "output.\n\n"
+      "* Get more help at https://help.gradle.org\n\n"
+      "BUILD FAILED in 20s\n\n"
+      "error Failed to install the app. Make sure you have the Android development environment set up: "
+      "https://reactnative.dev/docs/environment-setup.\n";
+  ScanResult r = ScanText(*e, log);
+  ASSERT_GE(r.blocks.size(), 2u);
+  EXPECT_TRUE(r.blocks[0].root);
+  ASSERT_FALSE(r.blocks[0].matches.empty());
+  EXPECT_EQ(r.blocks[0].matches[0].record->id, "t/gradle");
+  EXPECT_EQ(r.blocks.back().decisive.rfind("error Failed to install the app.", 0), 0u) << r.blocks.back().decisive;
+}
+
 }  // namespace
 }  // namespace kedb

@@ -75,15 +75,21 @@ std::vector<std::size_t> GapsToNextFailure(const std::vector<ErrorBlock>& blocks
   return gaps;
 }
 
-// Whether known error `known` is right before `step`, a failed step or an
-// exit status no record explains (tier 3), or among the step's last
-// lines: then it is likely what made the step fail, though its line reads
-// as a warning (React's "Warning: Cannot update a component" under jest's
+// Whether known error `known` (of tier `known_tier`) is right before
+// `step`, a block no record explains, or among a failed step's last
+// lines: then it is likely what made the step fail. Before a failed step
+// or an exit status (tier 3), even when its line reads as a warning
+// (React's "Warning: Cannot update a component" under jest's
 // console.error, a proxy's [warn] line for the request that failed).
-constexpr std::size_t kJustBeforeStep = 10;
+// Before a logger's error line (tier 1), only when it is no warning:
+// Gradle's "FAILURE: Build failed with an exception." before React
+// Native's "error Failed to install the app.", but not pip retrying a
+// download before an error of its own.
+constexpr std::size_t kJustBeforeStep = 20;
 constexpr std::size_t kStepsLastLines = 30;
-bool JustBeforeStep(const ErrorBlock& known, const ErrorBlock& step, int step_tier) {
-  if (known.matches.empty() || step_tier != 3 || !step.matches.empty()) return false;
+bool JustBeforeStep(const ErrorBlock& known, int known_tier, const ErrorBlock& step, int step_tier) {
+  if (known.matches.empty() || !step.matches.empty()) return false;
+  if (step_tier != 3 && !(step_tier == 1 && known_tier < kFirstWarningTier)) return false;
   const std::size_t end = known.last_line;
   if (end >= step.last_line) return false;
   if (end < step.first_line) return step.first_line - end <= kJustBeforeStep;
@@ -130,7 +136,7 @@ void OrderRootFirst(std::vector<ErrorBlock>* blocks) {
   for (std::size_t i = 0; i < n; ++i) tiers[i] = Tier((*blocks)[i]);
   for (std::size_t step = 0; step < n; ++step) {
     for (std::size_t known = 0; known < n; ++known) {
-      if (JustBeforeStep((*blocks)[known], (*blocks)[step], tiers[step])) add_edge(known, step);
+      if (JustBeforeStep((*blocks)[known], tiers[known], (*blocks)[step], tiers[step])) add_edge(known, step);
     }
   }
   // Kahn's algorithm, among the blocks whose causes are out, by tier (see
