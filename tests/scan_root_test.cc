@@ -428,5 +428,37 @@ TEST(Scan, AKnownFailureJustBeforeAnUnknownErrorLineIsItsCause) {
   EXPECT_EQ(r.blocks.back().decisive.rfind("error Failed to install the app.", 0), 0u) << r.blocks.back().decisive;
 }
 
+// An error no record covers, on one line of a CI job
+// (https://github.com/officelifehq/officelife/issues/1300): read alone, its
+// words are near enough a PHP record's for a weak answer, which the whole
+// paste does not give. A weak fuzzy answer on a lone line must hold when
+// the line is read with the lines around it; here it does not, and the
+// block is reported without an answer.
+TEST(Scan, AWeakLookalikeOnALoneLineMustHoldWithItsSurroundings) {
+  KEDB_REQUIRE_SHARED(shared);
+  auto engine = Engine::Open((shared / "corpora/deadends/canons").string(), OpenOptions{.cache_dir = KEDB_TEST_CACHE});
+  ASSERT_TRUE(engine.ok()) << engine.status().message();
+  std::string log;
+  for (int i = 0; i < 80; ++i) {
+    log += "2025-04-15T06:40:54.159157Z 01O [" + std::to_string(3200 + i) +
+           "/4063] Building CXX object src/CMakeFiles/storage.dir/io/timer" + std::to_string(i) + ".cpp.o\n";
+  }
+  log +=
+      "2025-04-15T06:40:56.899152Z 01E PHP Fatal error:  During class fetch: Uncaught ParseError: syntax error, "
+      "unexpected '|', expecting variable (T_VARIABLE) in D:\\xampp\\htdocs\\app\\officelife-main\\vendor\\spatie"
+      "\\macroable\\src\\Macr\n"
+      "2025-04-15T06:40:56.902526Z 01E oable.php:14\n"
+      "2025-04-15T06:40:56.903324Z 01E Stack trace:\n"
+      "2025-04-15T06:40:56.917289Z 00O section_end:1744699256:step_script\n";
+  for (int i = 0; i < 40; ++i) {
+    log += "2025-04-15T06:40:56.937435Z 01O db-1      | 2025-04-15 06:15:59.263 UTC [1] LOG:  checkpoint " +
+           std::to_string(i) + " complete\n";
+  }
+  ScanResult r = ScanText(**engine, log);
+  ASSERT_GE(r.blocks.size(), 1u);
+  EXPECT_NE(r.blocks[0].decisive.find("Uncaught ParseError"), std::string::npos) << r.blocks[0].decisive;
+  EXPECT_TRUE(r.blocks[0].matches.empty()) << r.blocks[0].matches[0].record->id;
+}
+
 }  // namespace
 }  // namespace kedb

@@ -41,6 +41,18 @@ void TakeInAround(const logs::Block& found, ErrorBlock* e) {
   }
 }
 
+// A lone line's weak similarity answer (no pattern fired, and the line was
+// read without the lines around it) is read again with its surroundings,
+// as a paste would be, and stands only if that reading gives the same
+// record: an error no record covers is often near enough some record's
+// words on its own (a PHP ParseError line against a record of another PHP
+// error), and the lines around it tell them apart.
+constexpr double kDoubtfulFuzzy = 0.5;
+bool Doubtful(const ErrorBlock& b) {
+  return b.kind != BlockKind::kStep && b.first_line == b.last_line && !b.matches.empty() &&
+         b.matches[0].kind == MatchKind::kFuzzy && b.matches[0].confidence < kDoubtfulFuzzy;
+}
+
 }  // namespace
 
 void Engine::Impl::ReadBlocksAround(const std::vector<logs::Block>& found_blocks, std::size_t max_blocks,
@@ -51,7 +63,7 @@ void Engine::Impl::ReadBlocksAround(const std::vector<logs::Block>& found_blocks
   std::vector<BlockSpan> explained;
   for (std::size_t i = 0; i < blocks->size(); ++i) {
     const ErrorBlock& b = (*blocks)[i];
-    if (b.matches.empty()) continue;
+    if (b.matches.empty() || Doubtful(b)) continue;
     explained.push_back({b.first_line, b.last_line, i});
     if (i < found_blocks.size()) {
       for (auto [f, l] : found_blocks[i].repeats) explained.push_back({f, l, i});
@@ -66,7 +78,8 @@ void Engine::Impl::ReadBlocksAround(const std::vector<logs::Block>& found_blocks
   std::vector<std::size_t> unexplained;
   for (std::size_t i = 0; i < found_blocks.size() && i < max_blocks; ++i) {
     const logs::Block& found = found_blocks[i];
-    if ((*blocks)[i].matches.empty() && !(found.lead.empty() && found.trail.empty())) unexplained.push_back(i);
+    const ErrorBlock& b = (*blocks)[i];
+    if ((b.matches.empty() || Doubtful(b)) && !(found.lead.empty() && found.trail.empty())) unexplained.push_back(i);
   }
   if (unexplained.size() > 2 * kAroundEnds) {
     unexplained.erase(unexplained.begin() + kAroundEnds, unexplained.end() - kAroundEnds);
@@ -76,7 +89,9 @@ void Engine::Impl::ReadBlocksAround(const std::vector<logs::Block>& found_blocks
     ErrorBlock& b = (*blocks)[i];
     std::vector<Candidate> around = ReadAround(found, is_explained, options);
     match::KeepBest(&around, options);
-    b.matches = match::Explain(std::move(around), options);
+    std::vector<kedb::Match> read = match::Explain(std::move(around), options);
+    if (!b.matches.empty() && !read.empty() && read[0].record == b.matches[0].record) continue;  // it stands
+    b.matches = std::move(read);
     if (!b.matches.empty() && b.matches[0].confidence < kSureAround) b.matches.clear();
     if (!b.matches.empty()) TakeInAround(found, &b);
   }
