@@ -94,8 +94,8 @@ TEST(Quality, RealErrorsCheckHalfInLongLogs) {
   auto j = RunEval("--kb '" + (shared / "corpora/deadends/canons").string() + "' --cases '" + RealCases() +
                    "' --split check --long-logs");
   EXPECT_EQ(j["known"], 174);
-  EXPECT_GE(j["p_at_1"].get<double>(), 0.77);
-  EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.81);
+  EXPECT_GE(j["p_at_1"].get<double>(), 0.80);  // 0.805 (140 of 174)
+  EXPECT_GE(j["abstention_on_unknown"].get<double>(), 0.84);  // 0.842 (80 of 95)
 }
 
 // The bundled knowledge base against the same check half, with its own

@@ -63,37 +63,47 @@ constexpr int kFirstWarningTier = 4;
 // A block inside a failure's lines (a warning among a failed step's
 // lines) is 0 lines from it.
 std::vector<std::size_t> GapsToNextFailure(const std::vector<ErrorBlock>& blocks, const std::vector<int>& tiers) {
+  std::vector<std::pair<std::size_t, std::size_t>> failures;  // first and last lines, by first line
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    if (tiers[i] < kFirstWarningTier) failures.emplace_back(blocks[i].first_line, blocks[i].last_line);
+  }
+  std::sort(failures.begin(), failures.end());
+  std::vector<std::size_t> reach(failures.size());  // the furthest last line of failures[0..k]
+  for (std::size_t k = 0; k < failures.size(); ++k) {
+    reach[k] = std::max(failures[k].second, k > 0 ? reach[k - 1] : 0);
+  }
   std::vector<std::size_t> gaps(blocks.size(), SIZE_MAX);
-  for (std::size_t f = 0; f < blocks.size(); ++f) {
-    if (tiers[f] >= kFirstWarningTier) continue;
-    for (std::size_t i = 0; i < blocks.size(); ++i) {
-      const std::size_t end = blocks[i].last_line;
-      if (i == f || blocks[f].last_line <= end) continue;
-      gaps[i] = std::min(gaps[i], blocks[f].first_line > end ? blocks[f].first_line - end : 0);
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const std::size_t end = blocks[i].last_line;
+    const auto next = std::upper_bound(failures.begin(), failures.end(), std::pair{end, SIZE_MAX});
+    const auto k = static_cast<std::size_t>(next - failures.begin());
+    if (k > 0 && reach[k - 1] > end) {
+      gaps[i] = 0;
+    } else if (next != failures.end()) {
+      gaps[i] = next->first - end;
     }
   }
   return gaps;
 }
 
-// Whether known error `known` (of tier `known_tier`) is right before
-// `step`, a block no record explains, or among a failed step's last
-// lines: then it is likely what made the step fail. Before a failed step
-// or an exit status (tier 3), even when its line reads as a warning
-// (React's "Warning: Cannot update a component" under jest's
-// console.error, a proxy's [warn] line for the request that failed).
-// Before a logger's error line (tier 1), only when it is no warning:
-// Gradle's "FAILURE: Build failed with an exception." before React
-// Native's "error Failed to install the app.", but not pip retrying a
-// download before an error of its own.
-constexpr std::size_t kJustBeforeStep = 20;
+// Whether a known error ending at line `end`, of tier `known_tier`, is
+// likely what made `effect` fail, a block no record explains of tier
+// `effect_tier`: it ends right before it, or among a failed step's last
+// lines. Before a failed step or an exit status (tier 3), even when its
+// line reads as a warning (React's "Warning: Cannot update a component"
+// under jest's console.error, a proxy's [warn] line for the request that
+// failed). Before a logger's error line (tier 1), only when it is no
+// warning: Gradle's "FAILURE: Build failed with an exception." before
+// React Native's "error Failed to install the app.", but not pip retrying
+// a download before an error of its own.
+constexpr std::size_t kJustBefore = 20;
 constexpr std::size_t kStepsLastLines = 30;
-bool JustBeforeStep(const ErrorBlock& known, int known_tier, const ErrorBlock& step, int step_tier) {
-  if (known.matches.empty() || !step.matches.empty()) return false;
-  if (step_tier != 3 && !(step_tier == 1 && known_tier < kFirstWarningTier)) return false;
-  const std::size_t end = known.last_line;
-  if (end >= step.last_line) return false;
-  if (end < step.first_line) return step.first_line - end <= kJustBeforeStep;
-  return step.last_line - end <= kStepsLastLines;
+bool LikelyCause(std::size_t end, int known_tier, const ErrorBlock& effect, int effect_tier) {
+  if (!effect.matches.empty()) return false;
+  if (effect_tier != 3 && !(effect_tier == 1 && known_tier < kFirstWarningTier)) return false;
+  if (end >= effect.last_line) return false;
+  if (end < effect.first_line) return effect.first_line - end <= kJustBefore;
+  return effect.last_line - end <= kStepsLastLines;
 }
 
 }  // namespace
@@ -134,9 +144,18 @@ void OrderRootFirst(std::vector<ErrorBlock>* blocks) {
   }
   std::vector<int> tiers(n);
   for (std::size_t i = 0; i < n; ++i) tiers[i] = Tier((*blocks)[i]);
-  for (std::size_t step = 0; step < n; ++step) {
-    for (std::size_t known = 0; known < n; ++known) {
-      if (JustBeforeStep((*blocks)[known], tiers[known], (*blocks)[step], tiers[step])) add_edge(known, step);
+  // Known errors right before a block no record explains (LikelyCause):
+  // those ending in the lines before its first, or inside it.
+  std::vector<std::pair<std::size_t, std::size_t>> known_ends;  // last line, block
+  for (std::size_t i : matched) known_ends.emplace_back((*blocks)[i].last_line, i);
+  std::sort(known_ends.begin(), known_ends.end());
+  for (std::size_t e = 0; e < n; ++e) {
+    const ErrorBlock& effect = (*blocks)[e];
+    if (!effect.matches.empty() || (tiers[e] != 1 && tiers[e] != 3)) continue;
+    const std::size_t from = effect.first_line > kJustBefore ? effect.first_line - kJustBefore : 0;
+    for (auto it = std::lower_bound(known_ends.begin(), known_ends.end(), std::pair{from, std::size_t{0}});
+         it != known_ends.end() && it->first < effect.last_line; ++it) {
+      if (LikelyCause(it->first, tiers[it->second], effect, tiers[e])) add_edge(it->second, e);
     }
   }
   // Kahn's algorithm, among the blocks whose causes are out, by tier (see
