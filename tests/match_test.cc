@@ -1,6 +1,7 @@
 // The matcher: every known error in one pass, exact spans, ranking, cache.
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <iterator>
 #include <set>
 #include <span>
@@ -483,6 +484,18 @@ TEST(PatternCache, ShardsReadALongTextInOnePassAndFindWhatOneDatabaseFinds) {
   EXPECT_EQ(a.size(), c.size());
   EXPECT_EQ(merged_file(), first);
   EXPECT_EQ(fs::last_write_time(first), written);
+  // A damaged file is not trusted: the database is compiled again, the
+  // hits are the same, and the file is written anew.
+  {
+    std::fstream f(first, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(first) / 2));
+    f.put('\x5a');
+  }
+  auto damaged = match::PatternSet::Build(source, cache.path().string(), 64);
+  std::vector<match::LineHit> d;
+  (*damaged)->Scan(text, starts, &d);
+  EXPECT_EQ(a.size(), d.size());
+  EXPECT_NE(fs::last_write_time(first), written);
 }
 
 // The prefilter must never lose a true hit: on the corpus, every record
