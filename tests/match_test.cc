@@ -33,6 +33,27 @@ std::shared_ptr<const Engine> OpenBundled(const TempDir& cache) {
 }
 
 
+// Patterns in hand as a set's source, with an identity that changes with
+// any of them.
+match::PatternSource SourceOf(const std::vector<std::string>& list) {
+  auto held = std::make_shared<std::vector<std::string>>(list);
+  std::string all;
+  for (const std::string& p : list) all += p + "\n";
+  return match::PatternSource{held->size(), [held](uint32_t p) { return std::string_view((*held)[p]); },
+                              [held](uint32_t p) { return KnowledgeBase::PatternHash((*held)[p]); },
+                              KnowledgeBase::PatternHash(all)};
+}
+
+// The same hits, line for line, pattern for pattern, span for span.
+void ExpectSameHits(const std::vector<match::LineHit>& a, const std::vector<match::LineHit>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].line, b[i].line);
+    EXPECT_EQ(a[i].pattern, b[i].pattern);
+    EXPECT_EQ(a[i].span, b[i].span);
+  }
+}
+
 // Matches a pattern confirmed (fuzzy candidates left out).
 std::size_t RegexHits(const MatchResult& r) {
   return static_cast<std::size_t>(
@@ -350,15 +371,7 @@ TEST(PatternCache, ShardsFindWhatOneDatabaseFindsAndAnEditCompilesFewOfThem) {
   text += "CUDA: Out of memory\n";
   auto whole = match::PatternSet::Build(patterns, "");
   ASSERT_TRUE(whole.ok());
-  auto source = [&](const std::vector<std::string>& list) {
-    auto held = std::make_shared<std::vector<std::string>>(list);
-    std::string all;
-    for (const std::string& p : list) all += p + "\n";
-    return match::PatternSource{held->size(), [held](uint32_t p) { return std::string_view((*held)[p]); },
-                                [held](uint32_t p) { return KnowledgeBase::PatternHash((*held)[p]); },
-                                KnowledgeBase::PatternHash(all)};
-  };
-  auto sharded = match::PatternSet::Build(source(patterns), cache.path().string(), 64);
+  auto sharded = match::PatternSet::Build(SourceOf(patterns), cache.path().string(), 64);
   ASSERT_TRUE(sharded.ok());
   EXPECT_EQ((*sharded)->stats().shards, 5u);
   EXPECT_EQ((*sharded)->stats().shards_compiled, 5u);
@@ -367,16 +380,11 @@ TEST(PatternCache, ShardsFindWhatOneDatabaseFindsAndAnEditCompilesFewOfThem) {
   (*whole)->Scan(text, starts, &a);
   (*sharded)->Scan(text, starts, &b);
   ASSERT_EQ(a.size(), 44u);
-  ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a[i].line, b[i].line);
-    EXPECT_EQ(a[i].pattern, b[i].pattern);
-    EXPECT_EQ(a[i].span, b[i].span);
-  }
+  ExpectSameHits(a, b);
   EXPECT_FALSE((*sharded)->stats().plan_from_cache);
   // Nothing changed: nothing compiled, and which shard holds which
   // pattern is read back, not worked out from every pattern again.
-  auto again = match::PatternSet::Build(source(patterns), cache.path().string(), 64);
+  auto again = match::PatternSet::Build(SourceOf(patterns), cache.path().string(), 64);
   EXPECT_EQ((*again)->stats().shards_compiled, 0u);
   EXPECT_TRUE((*again)->stats().from_cache);
   EXPECT_TRUE((*again)->stats().plan_from_cache);
@@ -385,7 +393,7 @@ TEST(PatternCache, ShardsFindWhatOneDatabaseFindsAndAnEditCompilesFewOfThem) {
   EXPECT_EQ(from_plan.size(), a.size());
   // One regex edited: the shard it leaves and the one it joins, at most.
   patterns[140] = "widget140 (stalled|froze|hung) after \\d+ s";
-  auto edited = match::PatternSet::Build(source(patterns), cache.path().string(), 64);
+  auto edited = match::PatternSet::Build(SourceOf(patterns), cache.path().string(), 64);
   EXPECT_FALSE((*edited)->stats().plan_from_cache);
   EXPECT_GE((*edited)->stats().shards_compiled, 1u);
   EXPECT_LE((*edited)->stats().shards_compiled, 2u);
@@ -396,7 +404,7 @@ TEST(PatternCache, ShardsFindWhatOneDatabaseFindsAndAnEditCompilesFewOfThem) {
   // A record removed from the middle: every later pattern is renumbered,
   // and only the removed pattern's shard is compiled again.
   patterns.erase(patterns.begin() + 10);
-  auto removed = match::PatternSet::Build(source(patterns), cache.path().string(), 64);
+  auto removed = match::PatternSet::Build(SourceOf(patterns), cache.path().string(), 64);
   EXPECT_EQ((*removed)->stats().shards_compiled, 1u);
   std::vector<match::LineHit> d;
   (*removed)->Scan("widget287 stalled after 9 s\n", {0}, &d);
@@ -434,9 +442,7 @@ TEST(PatternCache, ShardsReadALongTextInOnePassAndFindWhatOneDatabaseFinds) {
   auto whole = match::PatternSet::Build(patterns, "");
   ASSERT_TRUE(whole.ok());
   ASSERT_EQ((*whole)->stats().shards, 1u);
-  auto held = std::make_shared<std::vector<std::string>>(patterns);
-  match::PatternSource source{held->size(), [held](uint32_t p) { return std::string_view((*held)[p]); },
-                              [held](uint32_t p) { return KnowledgeBase::PatternHash((*held)[p]); }, 0};
+  const match::PatternSource source = SourceOf(patterns);
   auto sharded = match::PatternSet::Build(source, cache.path().string(), 64);
   ASSERT_TRUE(sharded.ok());
   ASSERT_GE((*sharded)->stats().shards, 4u);
@@ -452,12 +458,7 @@ TEST(PatternCache, ShardsReadALongTextInOnePassAndFindWhatOneDatabaseFinds) {
     (*whole)->Scan(text, starts, &a, marked);
     (*sharded)->Scan(text, starts, &b, marked);
     ASSERT_GT(a.size(), 150u);
-    ASSERT_EQ(a.size(), b.size());
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      EXPECT_EQ(a[i].line, b[i].line);
-      EXPECT_EQ(a[i].pattern, b[i].pattern);
-      EXPECT_EQ(a[i].span, b[i].span);
-    }
+    ExpectSameHits(a, b);
     const std::set<uint32_t> kinds = [&] {
       std::set<uint32_t> k;
       for (const match::LineHit& h : b) k.insert(h.pattern % 3);

@@ -94,38 +94,32 @@ LiteralGroups GroupPatterns(const LiteralMap& by_literal, const std::vector<std:
 // each literal up to kDatabaseKeyBytes long, reported as `base` plus its
 // number, and the first kDatabaseKeyBytes of the longer ones, once per
 // distinct start, reported as `base` plus count plus the number of their
-// table key (the longer literals' kKeyBytes starts, numbered in order):
-// the literals behind that key which begin there are then found as the
-// table finds them (LongLiteralsAt).
-template <typename At>
-void ListDatabaseKeys(std::size_t count, const At& at, unsigned base, std::vector<std::string>* keys,
-                  std::vector<unsigned>* ids) {
-  std::string_view last_prefix;
-  unsigned prefix = 0;
-  bool any_prefix = false;
+// table key (`key_of`, as the index's prefix table numbers it; negative
+// for none, which leaves the literal out): the literals behind that key
+// which begin there are then found as the table finds them
+// (LongLiteralsAt).
+template <typename At, typename KeyOf>
+void ListDatabaseKeys(std::size_t count, const At& at, const KeyOf& key_of, unsigned base,
+                      std::vector<std::string>* keys, std::vector<unsigned>* ids) {
   for (uint32_t i = 0; i < count; ++i) {
     const std::string_view lit = at(i);
     if (lit.size() <= kDatabaseKeyBytes) {
       keys->emplace_back(lit);
       ids->push_back(base + i);
+      continue;
     }
-    if (lit.size() <= kKeyBytes) continue;
-    const std::string_view key = lit.substr(0, kKeyBytes);
-    if (!any_prefix || last_prefix != key) {
-      prefix += any_prefix ? 1 : 0;
-      any_prefix = true;
-      last_prefix = key;
-    }
-    if (lit.size() <= kDatabaseKeyBytes) continue;
     // Sorted: the literals that share a start are neighbours.
     const std::string_view start = lit.substr(0, kDatabaseKeyBytes);
-    const unsigned id = base + static_cast<unsigned>(count) + prefix;
+    const int64_t key = key_of(i);
+    if (key < 0) continue;
+    const unsigned id = base + static_cast<unsigned>(count) + static_cast<unsigned>(key);
     if (keys->empty() || ids->back() != id || keys->back() != start) {
       keys->emplace_back(start);
       ids->push_back(id);
     }
   }
 }
+
 }  // namespace
 
 Result<regex::HsDatabase> LiteralIndex::Write(const LiteralMap& by_literal, const std::vector<std::string>& gates,
@@ -140,6 +134,7 @@ Result<regex::HsDatabase> LiteralIndex::Write(const LiteralMap& by_literal, cons
   *lengths = 0;
   std::vector<uint64_t> key_hashes;
   const auto count = static_cast<uint32_t>(literals.size());
+  std::vector<int64_t> key_of(count, -1);  // of each literal longer than a key: its key's number
   uint64_t longest = 0;
   for (uint32_t i = 0; i < count; ++i) {
     const std::string_view lit = literals[i];
@@ -156,10 +151,13 @@ Result<regex::HsDatabase> LiteralIndex::Write(const LiteralMap& by_literal, cons
       key_hashes.push_back(KeyHash(key));
     }
     prefix_literals.push_back(i);
+    key_of[i] = static_cast<int64_t>(prefixes.size() - 1);
   }
   std::vector<std::string> db_keys;
   std::vector<unsigned> db_ids;
-  ListDatabaseKeys(literals.size(), [&](uint32_t i) { return std::string_view(literals[i]); }, 0, &db_keys, &db_ids);
+  ListDatabaseKeys(
+      literals.size(), [&](uint32_t i) { return std::string_view(literals[i]); },
+      [&](uint32_t i) { return key_of[i]; }, 0, &db_keys, &db_ids);
   if (!prefixes.empty()) prefix_offsets.push_back(static_cast<uint32_t>(prefix_literals.size()));
   auto db = regex::HsDatabase::CompileLiterals(db_keys, &db_ids);
   if (!db.ok()) return db.status();
@@ -326,7 +324,12 @@ void LiteralIndex::LongLiteralsAt(uint32_t prefix, std::string_view text, std::s
 }
 
 void LiteralIndex::DatabaseKeys(unsigned base, std::vector<std::string>* keys, std::vector<unsigned>* ids) const {
-  ListDatabaseKeys(literals_.size(), [&](uint32_t i) { return literals_.At(i); }, base, keys, ids);
+  // A longer literal's key number is the prefix table's, so the ids are
+  // those LongLiteralsAt reads (a key not in the table, only in a damaged
+  // file, is left out).
+  ListDatabaseKeys(
+      literals_.size(), [&](uint32_t i) { return literals_.At(i); },
+      [&](uint32_t i) { return prefixes_.Find(literals_.At(i).substr(0, kKeyBytes)); }, base, keys, ids);
 }
 
 void LiteralIndex::DatabaseHit(unsigned id, std::string_view text, std::size_t end, std::string* folded,
